@@ -1,0 +1,146 @@
+/* tma.h — tensor maps and the TMA engine (public face of tma/).
+ *
+ * Two halves:
+ *  - tensor maps: the three encoders with the CUDA driver's arguments, enum
+ *    values and validation (cuTensorMapEncodeTiled/Im2col/Im2colWide), the
+ *    128-byte map they produce, and its decoder (tma_map) — tma/encode.c;
+ *  - the engine: address generation and copies for every access mode
+ *    (tile, im2col, im2col::w[::128], gather4/scatter4), swizzle,
+ *    interleave, OOB fill, loads/stores/reductions/prefetches — tma/engine.c.
+ *
+ * The interpreter builds a tma_request when a TMA instruction lands and
+ * calls tma_execute(); nothing here knows about warps or mbarriers.
+ */
+#ifndef PTXI_TMA_H
+#define PTXI_TMA_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "memory/mem.h"
+
+/* Result codes of the encoders: the driver's CUresult values. */
+#define TMA_SUCCESS 0
+#define TMA_ERROR_INVALID_VALUE 1
+
+/* Enum values exactly as cuda.h (CU_TENSOR_MAP_*). */
+enum {
+    TMA_DT_UINT8 = 0, TMA_DT_UINT16, TMA_DT_UINT32, TMA_DT_INT32, TMA_DT_UINT64,
+    TMA_DT_INT64, TMA_DT_FLOAT16, TMA_DT_FLOAT32, TMA_DT_FLOAT64, TMA_DT_BFLOAT16,
+    TMA_DT_FLOAT32_FTZ, TMA_DT_TFLOAT32, TMA_DT_TFLOAT32_FTZ, TMA_DT_16U4_ALIGN8B,
+    TMA_DT_16U4_ALIGN16B, TMA_DT_16U6_ALIGN16B
+};
+enum { TMA_INTERLEAVE_NONE = 0, TMA_INTERLEAVE_16B, TMA_INTERLEAVE_32B };
+enum {
+    TMA_SWIZZLE_NONE = 0, TMA_SWIZZLE_32B, TMA_SWIZZLE_64B, TMA_SWIZZLE_128B,
+    TMA_SWIZZLE_128B_ATOM_32B, TMA_SWIZZLE_128B_ATOM_32B_FLIP_8B, TMA_SWIZZLE_128B_ATOM_64B
+};
+enum { TMA_L2_NONE = 0, TMA_L2_64B, TMA_L2_128B, TMA_L2_256B };
+enum { TMA_OOB_FILL_NONE = 0, TMA_OOB_FILL_NAN_REQUEST_ZERO_FMA };
+enum { TMA_IM2COL_WIDE_W = 0, TMA_IM2COL_WIDE_W128 };
+enum { TMA_MAP_TILED = 1, TMA_MAP_IM2COL, TMA_MAP_IM2COL_WIDE };
+
+/* A decoded tensor map: everything the engine needs. */
+typedef struct tma_map {
+    uint8_t kind;          /* TMA_MAP_TILED / _IM2COL / _IM2COL_WIDE */
+    uint8_t data_type;     /* TMA_DT_* */
+    uint8_t rank;          /* 1..5 */
+    uint8_t interleave;    /* TMA_INTERLEAVE_* */
+    uint8_t swizzle;       /* TMA_SWIZZLE_* */
+    uint8_t l2_promotion;  /* TMA_L2_* */
+    uint8_t oob_fill;      /* TMA_OOB_FILL_* */
+    uint8_t wide_mode;     /* TMA_IM2COL_WIDE_* (im2col_wide only) */
+    uint64_t global_address;
+    uint64_t global_dim[5];      /* elements, innermost first */
+    uint64_t global_strides[5];  /* bytes; [0] is unused (element size),
+                                    [i] = stride of dimension i, i >= 1 */
+    uint32_t box_dim[5];         /* tiled: box size per dimension */
+    uint32_t element_strides[5]; /* traversal strides */
+    int32_t lower_corner[3];     /* im2col: W, H, D (rank-2 used); wide: [0] */
+    int32_t upper_corner[3];
+    uint32_t channels_per_pixel; /* im2col / im2col_wide */
+    uint32_t pixels_per_column;
+} tma_map;
+
+/* Size in bits of one element of a data type (4, 6, 8, 16, 32, 64). */
+unsigned tma_dtype_bits(int data_type);
+
+/* ---- encoders (tma/encode.c) ------------------------------------------ */
+
+/* On failure `why` (may be NULL) gets a sentence naming the rule broken. */
+int tma_encode_tiled(uint8_t map[128], int data_type, uint32_t rank, uint64_t global_address,
+                     const uint64_t *global_dim, const uint64_t *global_strides,
+                     const uint32_t *box_dim, const uint32_t *element_strides,
+                     int interleave, int swizzle, int l2_promotion, int oob_fill,
+                     char *why, size_t whylen);
+int tma_encode_im2col(uint8_t map[128], int data_type, uint32_t rank, uint64_t global_address,
+                      const uint64_t *global_dim, const uint64_t *global_strides,
+                      const int *lower_corner, const int *upper_corner,
+                      uint32_t channels_per_pixel, uint32_t pixels_per_column,
+                      const uint32_t *element_strides,
+                      int interleave, int swizzle, int l2_promotion, int oob_fill,
+                      char *why, size_t whylen);
+int tma_encode_im2col_wide(uint8_t map[128], int data_type, uint32_t rank, uint64_t global_address,
+                           const uint64_t *global_dim, const uint64_t *global_strides,
+                           int lower_corner_width, int upper_corner_width,
+                           uint32_t channels_per_pixel, uint32_t pixels_per_column,
+                           const uint32_t *element_strides,
+                           int interleave, int mode, int swizzle, int l2_promotion, int oob_fill,
+                           char *why, size_t whylen);
+
+/* Launch-file names ("FLOAT16", "128B_ATOM_32B", "L2_64B", ...) to enum
+ * values; kind is "data_type", "interleave", "swizzle", "l2_promotion",
+ * "oob_fill" or "mode".  Returns -1 if unknown. */
+int tma_enum_value(const char *kind, const char *name);
+const char *tma_enum_name(const char *kind, int value);
+
+/* 128-byte map <-> decoded form.  tma_decode fails (returns nonzero, `why`
+ * set) on bytes that are not a valid map. */
+int tma_decode(const uint8_t map[128], tma_map *out, char *why, size_t whylen);
+void tma_pack(const tma_map *m, uint8_t map[128]);
+void tma_print(const tma_map *m, FILE *out);
+
+/* ---- engine (tma/engine.c) ---------------------------------------------- */
+
+enum { TMA_LOAD = 1, TMA_STORE, TMA_REDUCE, TMA_PREFETCH };
+enum {
+    TMA_TILE = 1, TMA_IM2COL, TMA_IM2COL_W, TMA_IM2COL_W128,
+    TMA_GATHER4, TMA_SCATTER4, TMA_IM2COL_NO_OFFS
+};
+enum {
+    TMA_RED_ADD = 1, TMA_RED_MIN, TMA_RED_MAX, TMA_RED_INC, TMA_RED_DEC,
+    TMA_RED_AND, TMA_RED_OR, TMA_RED_XOR
+};
+/* Faults: the hardware would stop the kernel (CUDA_ERROR_ILLEGAL_*). */
+enum {
+    TMA_OK = 0,
+    TMA_FAULT_ILLEGAL_INSTRUCTION = 1, /* rule broken: misaligned box start, im2col base
+                                          outside bounding box, reduction type, ... */
+    TMA_FAULT_ILLEGAL_ADDRESS = 2,     /* memory outside any allocation / window */
+    TMA_FAULT_MISALIGNED = 3,          /* shared-memory address misaligned */
+};
+
+typedef struct tma_request {
+    int kind;              /* TMA_LOAD / STORE / REDUCE / PREFETCH */
+    int mode;              /* TMA_TILE ... */
+    int dim;               /* 1..5, the instruction's .Nd */
+    int32_t coords[5];     /* tensor coordinates (gather4/scatter4: col, row0..row3) */
+    uint16_t im2col_off[3];
+    int n_im2col_off;
+    uint16_t w_halo, w_offset;
+    int redop;             /* TMA_RED_* for TMA_REDUCE */
+    const tma_map *map;
+    uint8_t *smem;         /* host pointer of the shared-memory window (CTA's smem) */
+    uint32_t smem_size;    /* bytes in that window */
+    uint32_t smem_off;     /* offset of the destination/source in the window; its
+                              shared address (= smem_off) sets the swizzle phase */
+} tma_request;
+
+/* Perform the copy against global memory.  Returns TMA_OK or a fault code
+ * with `why` naming the rule.  *tx_bytes (may be NULL) gets the transaction
+ * count the operation completes on its mbarrier (loads). */
+int tma_execute(const tma_request *r, mem_global *g, uint32_t *tx_bytes, char *why, size_t whylen);
+/* The checks the hardware makes, without touching memory, and the tx count. */
+int tma_check(const tma_request *r, uint32_t *tx_bytes, char *why, size_t whylen);
+
+#endif
