@@ -90,7 +90,11 @@ typedef enum {
     IR_SR_DYNAMIC_SMEM_SIZE, IR_SR_TOTAL_SMEM_SIZE, IR_SR_AGGR_SMEM_SIZE,
     IR_SR_ENVREG0,      /* %envreg0..31 = IR_SR_ENVREG0 + n */
     IR_SR_PM0 = IR_SR_ENVREG0 + 32, /* %pm0..7 */
-    IR_SR__COUNT = IR_SR_PM0 + 8
+    /* appended by the front end */
+    IR_SR_RESERVED_SMEM_OFFSET_BEGIN = IR_SR_PM0 + 8, IR_SR_RESERVED_SMEM_OFFSET_END,
+    IR_SR_RESERVED_SMEM_OFFSET_CAP, IR_SR_RESERVED_SMEM_OFFSET_0,
+    IR_SR_RESERVED_SMEM_OFFSET_1, IR_SR_CURRENT_GRAPH_EXEC,
+    IR_SR__COUNT
 } ir_sreg;
 
 /* "%tid.x" -> IR_SR_TID_X etc.; IR_SR_NONE if not a special register. */
@@ -129,6 +133,11 @@ typedef enum {
     IR_OPD_SREG,    /* u.sreg: special register                             */
     IR_OPD_SINK,    /* _                                                    */
 } ir_opd_kind;
+/* IR_OPD_FIMM: u.imm holds the bits as written (0f: 32-bit pattern, 0d and
+ * decimal: double bits), fimm the value; type is IR_T_F32 for 0f, else
+ * IR_T_F64; vsel records the written form ('f', 'd', 'e' decimal).
+ * IR_OPD_VEC with vsel == '|' is the predicate pair `d|p` of setp, set,
+ * elect.sync, ... (2 elements, counted as one operand). */
 
 typedef enum {
     IR_BASE_NONE = 0, /* [imm]                                          */
@@ -194,6 +203,10 @@ typedef struct ir_instr {
     ir_operand opd[IR_MAX_OPDS];
     ir_loc loc;
     uint32_t aux;     /* builder/interpreter private (e.g. call target fn) */
+    /* Front end: bit k set = the k-th written suffix after the opcode name
+     * was a type (types and modifiers interleave, e.g. prmt.b32.f4e); the
+     * printer replays mods[]/types[] in that order. */
+    uint32_t partmask;
 } ir_instr;
 
 static inline bool ir_has(const ir_instr *in, ir_mod m)
@@ -229,6 +242,9 @@ typedef struct ir_symbol {
     int32_t owner;      /* -1 module scope, else function index (locals, params) */
     uint32_t param_offset; /* IR_SYM_PARAM: byte offset in the param block */
     ir_loc loc;
+    uint8_t is_array;      /* declared with [..] (printer) */
+    uint32_t ptr_align;    /* .ptr .align N: alignment of the pointee */
+    const char *proto;     /* `.callprototype ...` text (kind FUNC, func_index -1) */
 } ir_symbol;
 
 /* ---- registers ------------------------------------------------------------*/
@@ -273,7 +289,19 @@ typedef struct ir_function {
     uint32_t nlabels;
     struct ir_label { const char *name; uint32_t instr; } *labels;
     ir_loc loc;
+    /* Front end: declarations, scopes, labels and pragmas in source order,
+     * each placed before instruction `instr` (printer only). */
+    uint32_t nevents;
+    struct ir_event {
+        uint32_t instr;
+        uint8_t kind;      /* IR_EV_* */
+        uint32_t idx;      /* reg slot / symbol / label index / pragma string */
+        uint32_t n;        /* IR_EV_REG: slots declared; >1 or range = `<n>` */
+        uint8_t range;
+    } *events;
+    const char **pragmas;
 } ir_function;
+enum { IR_EV_SCOPE_OPEN = 1, IR_EV_SCOPE_CLOSE, IR_EV_REG, IR_EV_SYM, IR_EV_LABEL, IR_EV_PRAGMA };
 
 /* ---- module ------------------------------------------------------------*/
 
@@ -295,7 +323,11 @@ typedef struct ir_module {
     /* Source text kept for diagnostics (line lookup). */
     const char *src;
     size_t src_len;
+    /* Front end: module-scope items in source order (printer). */
+    uint32_t nitems;
+    struct ir_item { uint8_t kind; uint32_t idx; } *items; /* IR_ITEM_* */
 } ir_module;
+enum { IR_ITEM_SYM = 1, IR_ITEM_FUNC_DECL, IR_ITEM_FUNC_DEF };
 
 /* arena */
 ir_arena *ir_arena_new(void);
@@ -313,6 +345,7 @@ typedef struct ir_diag {
     void *user;
     const char *src;           /* for quoting the line; set by the parser */
     size_t src_len;
+    const char *path;          /* file being parsed; set by the parser */
 } ir_diag;
 
 /* Parse + build + validate.  Returns NULL if any error was reported (all
@@ -320,6 +353,18 @@ typedef struct ir_diag {
 ir_module *ptx_parse(const char *path, const char *src, size_t len, ir_diag *diag);
 ir_module *ptx_parse_file(const char *path, ir_diag *diag);
 void ir_module_free(ir_module *m);
+
+/* Front-end internals shared by lexer/, parser/ and ir/ (added by the
+ * front end; other folders need not call them). */
+void ir_diag_error(ir_diag *d, const char *file, ir_loc loc, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+int ir_op_lookup(const char *text, size_t len);  /* -1 if not an opcode name */
+/* Operand-count and TMA-family legality of one built instruction; reports
+ * through `d` and returns the number of errors. */
+int ir_validate_instr(const ir_module *m, const ir_function *f, const ir_instr *in,
+                      ir_diag *d);
+/* The mnemonic of `in` as written (opcode name, then modifiers and types). */
+int ir_format_mnemonic(const ir_instr *in, char *buf, size_t len);
 
 /* Print the module back as PTX text that parses to the same IR. */
 void ir_print_module(const ir_module *m, FILE *out);

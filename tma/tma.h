@@ -99,6 +99,22 @@ const char *tma_enum_name(const char *kind, int value);
 int tma_decode(const uint8_t map[128], tma_map *out, char *why, size_t whylen);
 void tma_pack(const tma_map *m, uint8_t map[128]);
 void tma_print(const tma_map *m, FILE *out);
+/* The byte count the map stores for one full box (what the driver writes:
+ * elemSize * prod(floor(boxDim[i] / elementStrides[i])), or
+ * channelsPerPixel * elemSize * pixelsPerColumn for im2col). */
+uint32_t tma_map_box_bytes(const tma_map *m);
+
+/* Encode one launch-file "tensor_maps" object (FORMAT.md) with the encoder
+ * its "encode" key names.  {"buffer": name, "offset": k} addresses resolve
+ * through `g` (mem_global_by_name); a plain integer is an address.  Returns
+ * the encoder's TMA_SUCCESS / TMA_ERROR_INVALID_VALUE, or TMA_ERROR_LAUNCH
+ * when the object itself is malformed (missing key, wrong type, unknown enum
+ * name, unknown buffer); `why` names the key.  `out` (may be NULL) gets the
+ * decoded map on success.  (tma/encode_json.c; links with -ljansson.) */
+#define TMA_ERROR_LAUNCH (-1)
+struct json_t;
+int tma_encode_json(uint8_t map[128], tma_map *out, const struct json_t *tensor_map, const mem_global *g,
+                    char *why, size_t whylen);
 
 /* ---- engine (tma/engine.c) ---------------------------------------------- */
 

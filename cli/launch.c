@@ -1,0 +1,1188 @@
+/* launch.c — reading, setting up and checking ptxi-launch/1 launches.
+ *
+ * The reader walks the JSON object with jansson and turns it into a
+ * launch_case, checking every key it knows for type and shape; a message
+ * always starts with the key path ("tensor_maps[2].box_dim: ...") so a
+ * malformed launch file is fixed without guessing.  Unknown keys are
+ * ignored (FORMAT.md: the format may grow).  Cross references (a map's
+ * buffer, a parameter's buffer or map, an expected buffer) are resolved at
+ * read time, so a case that reads cleanly can always be set up, apart from
+ * the input files themselves.
+ *
+ * Setup follows FORMAT.md's order: buffers are allocated in the order
+ * listed (the same order the oracle used on the GPU, so device addresses
+ * follow the same pattern), initialised, then the maps are encoded against
+ * the buffers' addresses, then buffers that hold map images get them.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <jansson.h>
+#include "cli/launch.h"
+
+typedef struct {
+    char *buf;
+    size_t len;
+} errbuf;
+
+static int fail(errbuf *e, const char *path, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int fail(errbuf *e, const char *path, const char *fmt, ...)
+{
+    if (!e->buf || !e->len)
+        return -1;
+    int n = 0;
+    if (path && *path)
+        n = snprintf(e->buf, e->len, "%s: ", path);
+    if (n < 0 || (size_t)n >= e->len)
+        return -1;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e->buf + n, e->len - n, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* "tensor_maps[2]" + "box_dim" -> "tensor_maps[2].box_dim" */
+static const char *kp(char *dst, size_t n, const char *path, const char *key)
+{
+    snprintf(dst, n, "%s%s%s", path, *path ? "." : "", key);
+    return dst;
+}
+static const char *ip(char *dst, size_t n, const char *path, size_t i)
+{
+    snprintf(dst, n, "%s[%zu]", path, i);
+    return dst;
+}
+
+static const char *jtype(const json_t *v)
+{
+    switch (json_typeof(v)) {
+    case JSON_OBJECT: return "an object";
+    case JSON_ARRAY: return "an array";
+    case JSON_STRING: return "a string";
+    case JSON_INTEGER: return "an integer";
+    case JSON_REAL: return "a number with a fraction";
+    case JSON_TRUE: case JSON_FALSE: return "a boolean";
+    default: return "null";
+    }
+}
+
+static char *xstrdup(const char *s)
+{
+    char *d = strdup(s ? s : "");
+    if (!d) {
+        fprintf(stderr, "ptxi: out of memory\n");
+        exit(3);
+    }
+    return d;
+}
+
+static void *xcalloc(size_t n, size_t sz)
+{
+    void *p = calloc(n ? n : 1, sz);
+    if (!p) {
+        fprintf(stderr, "ptxi: out of memory\n");
+        exit(3);
+    }
+    return p;
+}
+
+/* Join dir and a relative path (absolute paths stay). */
+static char *resolve(const char *dir, const char *rel)
+{
+    if (rel[0] == '/' || !dir || !*dir || !strcmp(dir, "."))
+        return xstrdup(rel);
+    size_t n = strlen(dir) + strlen(rel) + 2;
+    char *p = xcalloc(n, 1);
+    snprintf(p, n, "%s/%s", dir, rel);
+    return p;
+}
+
+/* ---- typed getters --------------------------------------------------------
+ * Each takes the parent object's path and the key; `required` decides
+ * whether an absent key is an error or leaves the default. */
+
+static int want_int(errbuf *e, const char *path, const json_t *v, long long lo, long long hi,
+                    long long *out)
+{
+    if (!json_is_integer(v)) {
+        if (hi == LLONG_MAX)
+            return fail(e, path, "expected an integer, got %s", jtype(v));
+        return fail(e, path, "expected an integer %lld..%lld, got %s", lo, hi, jtype(v));
+    }
+    long long x = json_integer_value(v);
+    if (x < lo || x > hi) {
+        if (hi == LLONG_MAX)
+            return fail(e, path, "%lld is out of range (at least %lld)", x, lo);
+        return fail(e, path, "%lld is out of range %lld..%lld", x, lo, hi);
+    }
+    *out = x;
+    return 0;
+}
+
+static int get_int(errbuf *e, const json_t *o, const char *path, const char *key, bool required,
+                   long long lo, long long hi, long long *out)
+{
+    char p[256];
+    const json_t *v = json_object_get(o, key);
+    if (!v) {
+        if (required)
+            return fail(e, path, "missing required key \"%s\"", key);
+        return 0;
+    }
+    return want_int(e, kp(p, sizeof p, path, key), v, lo, hi, out);
+}
+
+static int get_str(errbuf *e, const json_t *o, const char *path, const char *key, bool required,
+                   const char **out)
+{
+    char p[256];
+    const json_t *v = json_object_get(o, key);
+    if (!v) {
+        if (required)
+            return fail(e, path, "missing required key \"%s\"", key);
+        return 0;
+    }
+    if (!json_is_string(v))
+        return fail(e, kp(p, sizeof p, path, key), "expected a string, got %s", jtype(v));
+    *out = json_string_value(v);
+    return 0;
+}
+
+/* An array of exactly `n` integers in [lo, hi] (n < 0: 1..-n entries,
+ * the rest left as they are). */
+static int get_ints(errbuf *e, const json_t *o, const char *path, const char *key, bool required,
+                    int n, const char *why_n, long long lo, long long hi, long long *out)
+{
+    char p[256], q[288];
+    const json_t *v = json_object_get(o, key);
+    if (!v) {
+        if (required)
+            return fail(e, path, "missing required key \"%s\"", key);
+        return 0;
+    }
+    kp(p, sizeof p, path, key);
+    if (!json_is_array(v))
+        return fail(e, p, "expected an array, got %s", jtype(v));
+    size_t len = json_array_size(v);
+    if (n >= 0 && len != (size_t)n)
+        return fail(e, p, "expected %d entr%s (%s), got %zu", n, n == 1 ? "y" : "ies", why_n, len);
+    if (n < 0 && (len < 1 || len > (size_t)-n))
+        return fail(e, p, "expected 1 to %d entries, got %zu", -n, len);
+    for (size_t i = 0; i < len; i++)
+        if (want_int(e, ip(q, sizeof q, p, i), json_array_get(v, i), lo, hi, &out[i]))
+            return -1;
+    return 0;
+}
+
+static int get_enum(errbuf *e, const json_t *o, const char *path, const char *key, bool required,
+                    const char *kind, const char *choices, int *out)
+{
+    char p[256];
+    const char *s = NULL;
+    if (get_str(e, o, path, key, required, &s))
+        return -1;
+    if (!s)
+        return 0;
+    int v = tma_enum_value(kind, s);
+    if (v < 0)
+        return fail(e, kp(p, sizeof p, path, key), "unknown %s \"%s\" (one of %s)", key, s, choices);
+    *out = v;
+    return 0;
+}
+
+/* ---- the launch object ----------------------------------------------------- */
+
+static int find_buffer_index(const launch_case *c, const char *name)
+{
+    for (size_t i = 0; i < c->nbuffers; i++)
+        if (c->buffers[i].name && !strcmp(c->buffers[i].name, name))
+            return (int)i;
+    return -1;
+}
+static int find_tmap_index(const launch_case *c, const char *name)
+{
+    for (size_t i = 0; i < c->ntmaps; i++)
+        if (c->tmaps[i].name && !strcmp(c->tmaps[i].name, name))
+            return (int)i;
+    return -1;
+}
+const launch_buffer *launch_find_buffer(const launch_case *c, const char *name)
+{
+    int i = find_buffer_index(c, name);
+    return i < 0 ? NULL : &c->buffers[i];
+}
+const launch_tmap *launch_find_tmap(const launch_case *c, const char *name)
+{
+    int i = find_tmap_index(c, name);
+    return i < 0 ? NULL : &c->tmaps[i];
+}
+
+static int read_dim3(errbuf *e, const json_t *o, const char *key, bool required, uint32_t out[3])
+{
+    long long v[3] = {1, 1, 1};
+    if (get_ints(e, o, "", key, required, -3, NULL, 1, UINT32_MAX, v))
+        return -1;
+    for (int i = 0; i < 3; i++)
+        out[i] = (uint32_t)v[i];
+    return 0;
+}
+
+static int read_buffers(errbuf *e, const json_t *o, launch_case *c)
+{
+    const json_t *arr = json_object_get(o, "buffers");
+    if (!arr)
+        return 0;
+    if (!json_is_array(arr))
+        return fail(e, "buffers", "expected an array, got %s", jtype(arr));
+    c->nbuffers = json_array_size(arr);
+    c->buffers = xcalloc(c->nbuffers, sizeof *c->buffers);
+    for (size_t i = 0; i < c->nbuffers; i++) {
+        char p[64], q[128];
+        const json_t *b = json_array_get(arr, i);
+        launch_buffer *lb = &c->buffers[i];
+        ip(p, sizeof p, "buffers", i);
+        lb->align = 256;
+        if (!json_is_object(b))
+            return fail(e, p, "expected an object, got %s", jtype(b));
+        const char *name = NULL;
+        long long bytes = 0, align = 256;
+        if (get_str(e, b, p, "name", true, &name) ||
+            get_int(e, b, p, "bytes", true, 0, 1LL << 40, &bytes) ||
+            get_int(e, b, p, "align", false, 1, 1LL << 30, &align))
+            return -1;
+        if (align & (align - 1))
+            return fail(e, kp(q, sizeof q, p, "align"), "%lld is not a power of two", align);
+        if (find_buffer_index(c, name) >= 0)
+            return fail(e, kp(q, sizeof q, p, "name"), "duplicate buffer name \"%s\"", name);
+        lb->name = xstrdup(name);
+        lb->bytes = (uint64_t)bytes;
+        lb->align = (uint64_t)align < 256 ? 256 : (uint64_t)align;
+        const json_t *init = json_object_get(b, "init");
+        if (!init || json_is_null(init))
+            continue;
+        kp(q, sizeof q, p, "init");
+        if (!json_is_object(init))
+            return fail(e, q, "expected an object, got %s", jtype(init));
+        long long v = 0;
+        const char *file = NULL;
+        if (json_object_get(init, "fill")) {
+            if (get_int(e, init, q, "fill", true, 0, 255, &v))
+                return -1;
+            lb->init = LAUNCH_INIT_FILL;
+            lb->value = (uint64_t)v;
+        } else if (json_object_get(init, "hash32")) {
+            if (get_int(e, init, q, "hash32", true, 0, UINT32_MAX, &v))
+                return -1;
+            lb->init = LAUNCH_INIT_HASH32;
+            lb->value = (uint64_t)v;
+        } else if (json_object_get(init, "file")) {
+            if (get_str(e, init, q, "file", true, &file))
+                return -1;
+            lb->init = LAUNCH_INIT_FILE;
+            lb->file = resolve(c->dir, file);
+        } else if (json_object_get(init, "tensor_maps")) {
+            char r[160];
+            const json_t *tm = json_object_get(init, "tensor_maps");
+            kp(r, sizeof r, q, "tensor_maps");
+            if (!json_is_array(tm))
+                return fail(e, r, "expected an array of tensor map names, got %s", jtype(tm));
+            lb->init = LAUNCH_INIT_TMAPS;
+            lb->ntmaps = json_array_size(tm);
+            lb->tmaps = xcalloc(lb->ntmaps, sizeof *lb->tmaps);
+            for (size_t k = 0; k < lb->ntmaps; k++) {
+                const json_t *s = json_array_get(tm, k);
+                char t[192];
+                if (!json_is_string(s))
+                    return fail(e, ip(t, sizeof t, r, k), "expected a tensor map name, got %s", jtype(s));
+                lb->tmaps[k] = xstrdup(json_string_value(s));
+            }
+            if (lb->bytes < 128 * lb->ntmaps)
+                return fail(e, kp(r, sizeof r, p, "bytes"),
+                            "%llu bytes cannot hold %zu tensor map%s (%zu bytes)",
+                            (unsigned long long)lb->bytes, lb->ntmaps, lb->ntmaps == 1 ? "" : "s",
+                            128 * lb->ntmaps);
+        } else {
+            return fail(e, q, "expected one of the keys \"fill\", \"hash32\", \"file\", \"tensor_maps\"");
+        }
+    }
+    return 0;
+}
+
+static const char DT_CHOICES[] = "UINT8, UINT16, UINT32, INT32, UINT64, INT64, FLOAT16, FLOAT32, "
+    "FLOAT64, BFLOAT16, FLOAT32_FTZ, TFLOAT32, TFLOAT32_FTZ, 16U4_ALIGN8B, 16U4_ALIGN16B, 16U6_ALIGN16B";
+
+static int read_tmap(errbuf *e, const json_t *t, const char *p, launch_case *c, launch_tmap *m)
+{
+    char q[160];
+    const char *name = NULL, *enc = NULL;
+    long long v[5], rank = 0, x = 0;
+    if (!json_is_object(t))
+        return fail(e, p, "expected an object, got %s", jtype(t));
+    if (get_str(e, t, p, "name", true, &name))
+        return -1;
+    if (find_tmap_index(c, name) >= 0)
+        return fail(e, kp(q, sizeof q, p, "name"), "duplicate tensor map name \"%s\"", name);
+    m->name = xstrdup(name);
+    m->status = -2;
+    if (get_str(e, t, p, "encode", true, &enc))
+        return -1;
+    m->encode = tma_enum_value("encode", enc);
+    if (m->encode < 0)
+        return fail(e, kp(q, sizeof q, p, "encode"),
+                    "unknown encoder \"%s\" (one of tiled, im2col, im2col_wide)", enc);
+    if (get_enum(e, t, p, "data_type", true, "data_type", DT_CHOICES, &m->data_type) ||
+        get_enum(e, t, p, "interleave", false, "interleave", "NONE, 16B, 32B", &m->interleave) ||
+        get_enum(e, t, p, "swizzle", false, "swizzle",
+                 "NONE, 32B, 64B, 128B, 128B_ATOM_32B, 128B_ATOM_32B_FLIP_8B, 128B_ATOM_64B", &m->swizzle) ||
+        get_enum(e, t, p, "l2_promotion", false, "l2_promotion", "NONE, L2_64B, L2_128B, L2_256B",
+                 &m->l2_promotion) ||
+        get_enum(e, t, p, "oob_fill", false, "oob_fill", "NONE, NAN_REQUEST_ZERO_FMA", &m->oob_fill) ||
+        get_int(e, t, p, "rank", true, 1, 5, &rank))
+        return -1;
+    m->rank = (uint32_t)rank;
+    char rk[32];
+    snprintf(rk, sizeof rk, "rank %lld", rank);
+
+    /* global_address: {"buffer": name, "offset": k} or a plain address. */
+    const json_t *ga = json_object_get(t, "global_address");
+    kp(q, sizeof q, p, "global_address");
+    if (!ga)
+        return fail(e, p, "missing required key \"global_address\"");
+    if (json_is_object(ga)) {
+        const char *bn = NULL;
+        long long off = 0;
+        if (get_str(e, ga, q, "buffer", true, &bn) || get_int(e, ga, q, "offset", false, 0, LLONG_MAX, &off))
+            return -1;
+        if (find_buffer_index(c, bn) < 0) {
+            char r[192];
+            return fail(e, kp(r, sizeof r, q, "buffer"), "no buffer named \"%s\"", bn);
+        }
+        m->buffer = xstrdup(bn);
+        m->offset = (uint64_t)off;
+    } else if (json_is_integer(ga)) {
+        m->offset = (uint64_t)json_integer_value(ga);
+    } else {
+        return fail(e, q, "expected {\"buffer\": NAME, \"offset\": BYTES} or an integer address, got %s",
+                    jtype(ga));
+    }
+
+    if (get_ints(e, t, p, "global_dim", true, (int)rank, rk, 0, LLONG_MAX, v))
+        return -1;
+    for (int i = 0; i < rank; i++)
+        m->global_dim[i] = (uint64_t)v[i];
+    char rk1[48];
+    snprintf(rk1, sizeof rk1, "rank - 1 = %lld", rank - 1);
+    if (get_ints(e, t, p, "global_strides", rank > 1, (int)rank - 1, rk1, 0, LLONG_MAX, v))
+        return -1;
+    for (int i = 0; i + 1 < rank; i++)
+        m->global_strides[i] = (uint64_t)v[i];
+    for (int i = 0; i < 5; i++)
+        v[i] = 1;
+    if (get_ints(e, t, p, "element_strides", false, (int)rank, rk, 0, UINT32_MAX, v))
+        return -1;
+    for (int i = 0; i < rank; i++)
+        m->element_strides[i] = (uint32_t)v[i];
+
+    if (m->encode == TMA_MAP_TILED) {
+        if (get_ints(e, t, p, "box_dim", true, (int)rank, rk, 0, UINT32_MAX, v))
+            return -1;
+        for (int i = 0; i < rank; i++)
+            m->box_dim[i] = (uint32_t)v[i];
+        return 0;
+    }
+    if (get_int(e, t, p, "channels_per_pixel", true, 0, UINT32_MAX, &x))
+        return -1;
+    m->channels_per_pixel = (uint32_t)x;
+    if (get_int(e, t, p, "pixels_per_column", true, 0, UINT32_MAX, &x))
+        return -1;
+    m->pixels_per_column = (uint32_t)x;
+    if (m->encode == TMA_MAP_IM2COL) {
+        if (rank < 3)
+            return fail(e, kp(q, sizeof q, p, "rank"), "im2col needs rank 3..5, got %lld", rank);
+        char rk2[48];
+        snprintf(rk2, sizeof rk2, "rank - 2 = %lld", rank - 2);
+        if (get_ints(e, t, p, "pixel_box_lower_corner", true, (int)rank - 2, rk2, INT_MIN, INT_MAX, v))
+            return -1;
+        for (int i = 0; i < rank - 2; i++)
+            m->lower[i] = (int)v[i];
+        if (get_ints(e, t, p, "pixel_box_upper_corner", true, (int)rank - 2, rk2, INT_MIN, INT_MAX, v))
+            return -1;
+        for (int i = 0; i < rank - 2; i++)
+            m->upper[i] = (int)v[i];
+        return 0;
+    }
+    if (get_int(e, t, p, "pixel_box_lower_corner_width", true, INT_MIN, INT_MAX, &x))
+        return -1;
+    m->lower_w = (int)x;
+    if (get_int(e, t, p, "pixel_box_upper_corner_width", true, INT_MIN, INT_MAX, &x))
+        return -1;
+    m->upper_w = (int)x;
+    return get_enum(e, t, p, "mode", false, "mode", "W, W128", &m->mode);
+}
+
+static int read_tmaps(errbuf *e, const json_t *o, launch_case *c)
+{
+    const json_t *arr = json_object_get(o, "tensor_maps");
+    if (!arr)
+        return 0;
+    if (!json_is_array(arr))
+        return fail(e, "tensor_maps", "expected an array, got %s", jtype(arr));
+    size_t n = json_array_size(arr);
+    c->tmaps = xcalloc(n, sizeof *c->tmaps);
+    for (size_t i = 0; i < n; i++) {
+        char p[64];
+        c->ntmaps = i + 1;   /* so launch_free sees the partly read map */
+        if (read_tmap(e, json_array_get(arr, i), ip(p, sizeof p, "tensor_maps", i), c, &c->tmaps[i]))
+            return -1;
+    }
+    return 0;
+}
+
+/* Buffers that hold map images name maps that are read only after them. */
+static int check_buffer_tmaps(errbuf *e, const launch_case *c)
+{
+    for (size_t i = 0; i < c->nbuffers; i++)
+        for (size_t k = 0; k < c->buffers[i].ntmaps; k++)
+            if (find_tmap_index(c, c->buffers[i].tmaps[k]) < 0) {
+                char p[128];
+                snprintf(p, sizeof p, "buffers[%zu].init.tensor_maps[%zu]", i, k);
+                return fail(e, p, "no tensor map named \"%s\"", c->buffers[i].tmaps[k]);
+            }
+    return 0;
+}
+
+static const struct {
+    const char *key;
+    int kind;
+    uint32_t size;
+    long long lo;
+    unsigned long long hi;
+} scalar_kinds[] = {
+    {"u8", LAUNCH_P_U8, 1, 0, UINT8_MAX},     {"u16", LAUNCH_P_U16, 2, 0, UINT16_MAX},
+    {"u32", LAUNCH_P_U32, 4, 0, UINT32_MAX},  {"u64", LAUNCH_P_U64, 8, 0, UINT64_MAX},
+    {"s8", LAUNCH_P_S8, 1, INT8_MIN, INT8_MAX}, {"s16", LAUNCH_P_S16, 2, INT16_MIN, INT16_MAX},
+    {"s32", LAUNCH_P_S32, 4, INT32_MIN, INT32_MAX}, {"s64", LAUNCH_P_S64, 8, INT64_MIN, INT64_MAX},
+    {"f32", LAUNCH_P_F32, 4, 0, 0},           {"f64", LAUNCH_P_F64, 8, 0, 0},
+    {"pointer", LAUNCH_P_POINTER, 8, 0, 0},   {"tensor_map", LAUNCH_P_TMAP, 128, 0, 0},
+};
+#define NSCALAR (sizeof scalar_kinds / sizeof scalar_kinds[0])
+
+uint32_t launch_param_size(int kind)
+{
+    for (size_t i = 0; i < NSCALAR; i++)
+        if (scalar_kinds[i].kind == kind)
+            return scalar_kinds[i].size;
+    return 0;
+}
+const char *launch_param_kind_name(int kind)
+{
+    for (size_t i = 0; i < NSCALAR; i++)
+        if (scalar_kinds[i].kind == kind)
+            return scalar_kinds[i].key;
+    return "?";
+}
+
+/* A scalar value: JSON integer (or real for f32/f64), or a string holding
+ * an integer in C syntax ("0x7f..."), for u64 values jansson cannot hold. */
+static int scalar_value(errbuf *e, const char *p, const json_t *v, size_t k, uint64_t *bits)
+{
+    int kind = scalar_kinds[k].kind;
+    if (kind == LAUNCH_P_F32 || kind == LAUNCH_P_F64) {
+        if (!json_is_number(v))
+            return fail(e, p, "expected a number, got %s", jtype(v));
+        double d = json_number_value(v);
+        if (kind == LAUNCH_P_F32) {
+            float f = (float)d;
+            uint32_t u;
+            memcpy(&u, &f, 4);
+            *bits = u;
+        } else {
+            memcpy(bits, &d, 8);
+        }
+        return 0;
+    }
+    bool is_signed = kind >= LAUNCH_P_S8 && kind <= LAUNCH_P_S64;
+    uint64_t u;
+    int64_t s;
+    if (json_is_integer(v)) {
+        s = json_integer_value(v);
+        u = (uint64_t)s;
+        if (!is_signed && s < 0)
+            return fail(e, p, "%lld is negative, but %s is unsigned", (long long)s, scalar_kinds[k].key);
+    } else if (json_is_string(v)) {
+        const char *str = json_string_value(v);
+        char *end;
+        errno = 0;
+        if (is_signed) {
+            s = strtoll(str, &end, 0);
+            u = (uint64_t)s;
+        } else {
+            u = strtoull(str, &end, 0);
+            s = (int64_t)u;
+            if (str[strspn(str, " \t")] == '-')
+                return fail(e, p, "\"%s\" is negative, but %s is unsigned", str, scalar_kinds[k].key);
+        }
+        if (!*str || *end || errno)
+            return fail(e, p, "\"%s\" is not an integer", str);
+    } else {
+        return fail(e, p, "expected an integer, got %s", jtype(v));
+    }
+    if (is_signed ? (s < scalar_kinds[k].lo || (s > 0 && (uint64_t)s > scalar_kinds[k].hi))
+                  : u > scalar_kinds[k].hi)
+        return fail(e, p, "%s%llu does not fit in %s", is_signed && s < 0 ? "-" : "",
+                    is_signed && s < 0 ? (unsigned long long)-(s + 1) + 1 : (unsigned long long)u,
+                    scalar_kinds[k].key);
+    *bits = u;
+    return 0;
+}
+
+static int read_params(errbuf *e, const json_t *o, launch_case *c)
+{
+    const json_t *arr = json_object_get(o, "params");
+    if (!arr)
+        return 0;
+    c->has_params = true;
+    if (!json_is_array(arr))
+        return fail(e, "params", "expected an array, got %s", jtype(arr));
+    c->nparams = json_array_size(arr);
+    c->params = xcalloc(c->nparams, sizeof *c->params);
+    for (size_t i = 0; i < c->nparams; i++) {
+        char p[64], q[96];
+        const json_t *v = json_array_get(arr, i);
+        launch_param *lp = &c->params[i];
+        ip(p, sizeof p, "params", i);
+        if (!json_is_object(v))
+            return fail(e, p, "expected an object such as {\"u32\": 5}, got %s", jtype(v));
+        size_t k = NSCALAR;
+        for (size_t j = 0; j < NSCALAR && k == NSCALAR; j++)
+            if (json_object_get(v, scalar_kinds[j].key))
+                k = j;
+        if (k == NSCALAR) {
+            const char *first = json_object_iter_key(json_object_iter((json_t *)v));
+            return fail(e, p, "unknown parameter kind%s%s%s (one of tensor_map, pointer, "
+                        "u8, u16, u32, u64, s8, s16, s32, s64, f32, f64)",
+                        first ? " \"" : "", first ? first : "", first ? "\"" : "");
+        }
+        lp->kind = scalar_kinds[k].kind;
+        kp(q, sizeof q, p, scalar_kinds[k].key);
+        const json_t *val = json_object_get(v, scalar_kinds[k].key);
+        if (lp->kind == LAUNCH_P_TMAP || lp->kind == LAUNCH_P_POINTER) {
+            if (!json_is_string(val))
+                return fail(e, q, "expected a %s name, got %s",
+                            lp->kind == LAUNCH_P_TMAP ? "tensor map" : "buffer", jtype(val));
+            const char *name = json_string_value(val);
+            if (lp->kind == LAUNCH_P_TMAP && find_tmap_index(c, name) < 0)
+                return fail(e, q, "no tensor map named \"%s\"", name);
+            if (lp->kind == LAUNCH_P_POINTER && find_buffer_index(c, name) < 0)
+                return fail(e, q, "no buffer named \"%s\"", name);
+            lp->ref = xstrdup(name);
+            if (lp->kind == LAUNCH_P_POINTER) {
+                long long off = 0;
+                if (get_int(e, v, p, "offset", false, LLONG_MIN, LLONG_MAX, &off))
+                    return -1;
+                lp->offset = (uint64_t)off;
+            }
+            continue;
+        }
+        if (scalar_value(e, q, val, k, &lp->bits))
+            return -1;
+    }
+    return 0;
+}
+
+static int status_value(errbuf *e, const char *p, const json_t *v, int *out)
+{
+    if (!json_is_string(v))
+        return fail(e, p, "expected \"CUDA_SUCCESS\" or \"CUDA_ERROR_INVALID_VALUE\", got %s", jtype(v));
+    const char *s = json_string_value(v);
+    if (!strcmp(s, "CUDA_SUCCESS"))
+        *out = TMA_SUCCESS;
+    else if (!strcmp(s, "CUDA_ERROR_INVALID_VALUE"))
+        *out = TMA_ERROR_INVALID_VALUE;
+    else
+        return fail(e, p, "unknown status \"%s\" (CUDA_SUCCESS or CUDA_ERROR_INVALID_VALUE)", s);
+    return 0;
+}
+
+static int read_expect(errbuf *e, const json_t *o, launch_case *c)
+{
+    c->expect_encode = xcalloc(c->ntmaps, sizeof *c->expect_encode);
+    for (size_t i = 0; i < c->ntmaps; i++)
+        c->expect_encode[i] = -1;
+    const json_t *ex = json_object_get(o, "expect");
+    if (!ex)
+        return 0;
+    if (!json_is_object(ex))
+        return fail(e, "expect", "expected an object, got %s", jtype(ex));
+
+    const json_t *enc = json_object_get(ex, "encode");
+    if (enc) {
+        if (!json_is_array(enc))
+            return fail(e, "expect.encode", "expected an array, got %s", jtype(enc));
+        for (size_t i = 0; i < json_array_size(enc); i++) {
+            char p[64], q[96];
+            const json_t *x = json_array_get(enc, i);
+            const char *tm = NULL;
+            ip(p, sizeof p, "expect.encode", i);
+            if (!json_is_object(x))
+                return fail(e, p, "expected an object, got %s", jtype(x));
+            if (get_str(e, x, p, "tensor_map", true, &tm))
+                return -1;
+            int k = find_tmap_index(c, tm);
+            if (k < 0)
+                return fail(e, kp(q, sizeof q, p, "tensor_map"), "no tensor map named \"%s\"", tm);
+            const json_t *st = json_object_get(x, "status");
+            if (!st)
+                return fail(e, p, "missing required key \"status\"");
+            if (status_value(e, kp(q, sizeof q, p, "status"), st, &c->expect_encode[k]))
+                return -1;
+        }
+    }
+
+    const json_t *bufs = json_object_get(ex, "buffers");
+    if (bufs) {
+        if (!json_is_array(bufs))
+            return fail(e, "expect.buffers", "expected an array, got %s", jtype(bufs));
+        c->nexpect_bufs = json_array_size(bufs);
+        c->expect_bufs = xcalloc(c->nexpect_bufs, sizeof *c->expect_bufs);
+        for (size_t i = 0; i < c->nexpect_bufs; i++) {
+            char p[64], q[96], r[128];
+            const json_t *x = json_array_get(bufs, i);
+            launch_expect_buf *eb = &c->expect_bufs[i];
+            const char *name = NULL, *file = NULL;
+            ip(p, sizeof p, "expect.buffers", i);
+            if (!json_is_object(x))
+                return fail(e, p, "expected an object, got %s", jtype(x));
+            if (get_str(e, x, p, "name", true, &name) || get_str(e, x, p, "file", false, &file))
+                return -1;
+            if (find_buffer_index(c, name) < 0)
+                return fail(e, kp(q, sizeof q, p, "name"), "no buffer named \"%s\"", name);
+            eb->name = xstrdup(name);
+            if (file) {
+                eb->file = resolve(c->dir, file);
+                eb->file_rel = xstrdup(file);
+            }
+            const json_t *ig = json_object_get(x, "ignore");
+            if (!ig)
+                continue;
+            kp(q, sizeof q, p, "ignore");
+            if (!json_is_array(ig))
+                return fail(e, q, "expected an array of [offset, length] pairs, got %s", jtype(ig));
+            eb->nignore = json_array_size(ig);
+            eb->ignore = xcalloc(eb->nignore, sizeof *eb->ignore);
+            for (size_t k = 0; k < eb->nignore; k++) {
+                const json_t *pr = json_array_get(ig, k);
+                long long v[2];
+                ip(r, sizeof r, q, k);
+                if (!json_is_array(pr) || json_array_size(pr) != 2)
+                    return fail(e, r, "expected an [offset, length] pair");
+                for (int j = 0; j < 2; j++) {
+                    char s[160];
+                    if (want_int(e, ip(s, sizeof s, r, (size_t)j), json_array_get(pr, (size_t)j), 0,
+                                 LLONG_MAX, &v[j]))
+                        return -1;
+                }
+                eb->ignore[k][0] = (uint64_t)v[0];
+                eb->ignore[k][1] = (uint64_t)v[1];
+            }
+        }
+    }
+
+    const json_t *la = json_object_get(ex, "launch");
+    if (la) {
+        if (!json_is_string(la))
+            return fail(e, "expect.launch", "expected a string such as \"CUDA_ERROR_ILLEGAL_ADDRESS\", got %s",
+                        jtype(la));
+        c->expect_launch = xstrdup(json_string_value(la));
+    }
+    return 0;
+}
+
+int launch_from_json(const json_t *o, const char *dir, const char *origin, launch_case *c,
+                     char *err, size_t errlen)
+{
+    errbuf e = {err, errlen};
+    memset(c, 0, sizeof *c);
+    c->dir = xstrdup(dir ? dir : ".");
+    c->origin = xstrdup(origin ? origin : "");
+    c->cluster[0] = c->cluster[1] = c->cluster[2] = 1;
+    if (!json_is_object(o))
+        return fail(&e, "", "expected a launch object {...}, got %s", jtype(o));
+    const char *fmt = NULL, *name = NULL, *ptx = NULL, *kernel = NULL;
+    long long smem = 0;
+    if (get_str(&e, o, "", "format", false, &fmt))
+        return -1;
+    if (fmt && strcmp(fmt, "ptxi-launch/1"))
+        return fail(&e, "format", "unsupported format \"%s\" (this ptxi reads ptxi-launch/1)", fmt);
+    if (get_str(&e, o, "", "name", false, &name))
+        return -1;
+    c->name = xstrdup(name ? name : origin);
+    if (get_str(&e, o, "", "ptx", false, &ptx) || get_str(&e, o, "", "kernel", ptx != NULL, &kernel))
+        return -1;
+    if (read_dim3(&e, o, "grid", ptx != NULL, c->grid) || read_dim3(&e, o, "block", ptx != NULL, c->block) ||
+        read_dim3(&e, o, "cluster", false, c->cluster) ||
+        get_int(&e, o, "", "dynamic_shared_bytes", false, 0, UINT32_MAX, &smem))
+        return -1;
+    c->dyn_smem = (uint32_t)smem;
+    if (ptx)
+        c->ptx = resolve(c->dir, ptx);
+    if (kernel)
+        c->kernel = xstrdup(kernel);
+    if (read_buffers(&e, o, c) || read_tmaps(&e, o, c) || check_buffer_tmaps(&e, c) || read_params(&e, o, c) || read_expect(&e, o, c))
+        return -1;
+    /* An encode-only case stops before the launch; anything more needs one. */
+    if (!ptx && (c->nexpect_bufs || c->expect_launch))
+        return fail(&e, "", "missing required key \"ptx\" (the case expects %s after a launch)",
+                    c->expect_launch ? "a fault" : "buffers");
+    if (ptx && !json_object_get(o, "params"))
+        return fail(&e, "", "missing required key \"params\" (use [] for a kernel without parameters)");
+    return 0;
+}
+
+void launch_free(launch_case *c)
+{
+    if (!c)
+        return;
+    free(c->name); free(c->origin); free(c->dir); free(c->ptx); free(c->kernel);
+    for (size_t i = 0; i < c->nbuffers; i++) {
+        launch_buffer *b = &c->buffers[i];
+        free(b->name);
+        free(b->file);
+        for (size_t k = 0; k < b->ntmaps; k++)
+            free(b->tmaps[k]);
+        free(b->tmaps);
+    }
+    free(c->buffers);
+    for (size_t i = 0; i < c->ntmaps; i++) {
+        free(c->tmaps[i].name);
+        free(c->tmaps[i].buffer);
+    }
+    free(c->tmaps);
+    for (size_t i = 0; i < c->nparams; i++)
+        free(c->params[i].ref);
+    free(c->params);
+    free(c->expect_encode);
+    for (size_t i = 0; i < c->nexpect_bufs; i++) {
+        free(c->expect_bufs[i].name);
+        free(c->expect_bufs[i].file);
+        free(c->expect_bufs[i].file_rel);
+        free(c->expect_bufs[i].ignore);
+    }
+    free(c->expect_bufs);
+    free(c->expect_launch);
+    memset(c, 0, sizeof *c);
+}
+
+void launch_free_all(launch_case *cases, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        launch_free(&cases[i]);
+    free(cases);
+}
+
+/* ---- files ------------------------------------------------------------------ */
+
+uint8_t *launch_slurp(const char *path, uint64_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 1 << 16, n = 0;
+    uint8_t *p = malloc(cap);
+    while (p) {
+        size_t r = fread(p + n, 1, cap - n, f);
+        n += r;
+        if (n < cap)
+            break;
+        uint8_t *q = realloc(p, cap * 2);
+        if (!q) {
+            free(p);
+            p = NULL;
+            break;
+        }
+        p = q;
+        cap *= 2;
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        free(p);
+        errno = EIO;
+        return NULL;
+    }
+    *len = n;
+    return p;
+}
+
+static char *dir_of(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    if (!s)
+        return xstrdup(".");
+    if (s == path)
+        return xstrdup("/");
+    char *d = xstrdup(path);
+    d[s - path] = 0;
+    return d;
+}
+
+static bool ends_with(const char *s, const char *suf)
+{
+    size_t a = strlen(s), b = strlen(suf);
+    return a >= b && !strcmp(s + a - b, suf);
+}
+
+int launch_read_file(const char *path, launch_case **cases, size_t *n, char *err, size_t errlen)
+{
+    *cases = NULL;
+    *n = 0;
+    uint64_t len = 0;
+    uint8_t *text = launch_slurp(path, &len);
+    if (!text) {
+        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+        return -1;
+    }
+    char *dir = dir_of(path);
+    bool jsonl = ends_with(path, ".jsonl");
+    size_t cap = 0;
+    int rc = 0;
+    uint64_t pos = 0;
+    unsigned line = 1;
+    while (pos < len) {
+        /* .json: the whole file is one object; .jsonl: one per line. */
+        uint64_t end = len;
+        if (jsonl) {
+            const uint8_t *nl = memchr(text + pos, '\n', len - pos);
+            end = nl ? (uint64_t)(nl - text) : len;
+        }
+        size_t span = strspn((const char *)text + pos, " \t\r");
+        if (jsonl && pos + span >= end) {   /* blank line */
+            pos = end + 1;
+            line++;
+            continue;
+        }
+        json_error_t je;
+        json_t *o = json_loadb((const char *)text + pos, end - pos, JSON_REJECT_DUPLICATES, &je);
+        if (!o) {
+            snprintf(err, errlen, "%s:%d:%d: JSON error: %s", path, jsonl ? (int)line : je.line,
+                     je.column, je.text);
+            rc = -1;
+            break;
+        }
+        if (*n == cap) {
+            cap = cap ? cap * 2 : 16;
+            launch_case *nc = realloc(*cases, cap * sizeof **cases);
+            if (!nc) {
+                json_decref(o);
+                snprintf(err, errlen, "%s: out of memory", path);
+                rc = -1;
+                break;
+            }
+            *cases = nc;
+        }
+        char origin[4200];
+        if (jsonl)
+            snprintf(origin, sizeof origin, "%s:%u", path, line);
+        else
+            snprintf(origin, sizeof origin, "%s", path);
+        char why[1024];
+        int r = launch_from_json(o, dir, origin, &(*cases)[*n], why, sizeof why);
+        (*n)++;
+        json_decref(o);
+        if (r) {
+            snprintf(err, errlen, "%s: %s", origin, why);
+            rc = -1;
+            break;
+        }
+        pos = end + 1;
+        line++;
+    }
+    free(dir);
+    free(text);
+    if (rc) {
+        launch_free_all(*cases, *n);
+        *cases = NULL;
+        *n = 0;
+    } else if (*n == 0) {
+        snprintf(err, errlen, "%s: no launch object in the file", path);
+        return -1;
+    }
+    return rc;
+}
+
+bool launch_file_is_launch(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return false;
+    char buf[4096];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    /* The format key is normally first; the first line is enough to tell. */
+    char *nl = strchr(buf, '\n');
+    if (nl && ends_with(path, ".jsonl"))
+        *nl = 0;
+    return strstr(buf, "\"ptxi-launch/") != NULL;
+}
+
+/* ---- setup ------------------------------------------------------------------ */
+
+uint32_t launch_hash32(uint32_t w, uint32_t seed)
+{
+    uint32_t x = (w * 0x9E3779B9u) ^ seed;
+    x ^= x >> 16;
+    x *= 0x7feb352du;
+    x ^= x >> 15;
+    x *= 0x846ca68bu;
+    x ^= x >> 16;
+    return x;
+}
+
+void launch_fill_hash32(uint8_t *p, uint64_t bytes, uint32_t seed)
+{
+    for (uint64_t off = 0; off < bytes; off += 4) {
+        uint32_t h = launch_hash32((uint32_t)(off / 4), seed);
+        for (uint64_t k = 0; k < 4 && off + k < bytes; k++)
+            p[off + k] = (uint8_t)(h >> (8 * k));
+    }
+}
+
+static int encode_map(launch_tmap *m, uint64_t addr)
+{
+    int dt = m->data_type;
+    m->why[0] = 0;
+    switch (m->encode) {
+    case TMA_MAP_TILED:
+        return tma_encode_tiled(m->map, dt, m->rank, addr, m->global_dim, m->global_strides, m->box_dim,
+                                m->element_strides, m->interleave, m->swizzle, m->l2_promotion,
+                                m->oob_fill, m->why, sizeof m->why);
+    case TMA_MAP_IM2COL:
+        return tma_encode_im2col(m->map, dt, m->rank, addr, m->global_dim, m->global_strides, m->lower,
+                                 m->upper, m->channels_per_pixel, m->pixels_per_column,
+                                 m->element_strides, m->interleave, m->swizzle, m->l2_promotion,
+                                 m->oob_fill, m->why, sizeof m->why);
+    default:
+        return tma_encode_im2col_wide(m->map, dt, m->rank, addr, m->global_dim, m->global_strides,
+                                      m->lower_w, m->upper_w, m->channels_per_pixel,
+                                      m->pixels_per_column, m->element_strides, m->interleave,
+                                      m->mode, m->swizzle, m->l2_promotion, m->oob_fill, m->why,
+                                      sizeof m->why);
+    }
+}
+
+int launch_setup(launch_case *c, mem_global *g, char *err, size_t errlen)
+{
+    errbuf e = {err, errlen};
+    for (size_t i = 0; i < c->nbuffers; i++) {
+        launch_buffer *b = &c->buffers[i];
+        char p[64];
+        ip(p, sizeof p, "buffers", i);
+        b->addr = mem_global_alloc(g, b->bytes, b->align, b->name);
+        uint8_t *h = b->addr ? mem_global_host(g, b->addr, b->bytes) : NULL;
+        if (!b->addr || (!h && b->bytes))
+            return fail(&e, p, "cannot allocate %llu bytes for buffer \"%s\"",
+                        (unsigned long long)b->bytes, b->name);
+        switch (b->init) {
+        case LAUNCH_INIT_FILL:
+            memset(h, (int)b->value, b->bytes);
+            break;
+        case LAUNCH_INIT_HASH32:
+            launch_fill_hash32(h, b->bytes, (uint32_t)b->value);
+            break;
+        case LAUNCH_INIT_FILE: {
+            uint64_t n = 0;
+            uint8_t *d = launch_slurp(b->file, &n);
+            if (!d)
+                return fail(&e, p, "init.file: cannot read %s: %s", b->file, strerror(errno));
+            if (n != b->bytes) {
+                free(d);
+                return fail(&e, p, "init.file: %s holds %llu bytes but the buffer has %llu", b->file,
+                            (unsigned long long)n, (unsigned long long)b->bytes);
+            }
+            memcpy(h, d, n);
+            free(d);
+            break;
+        }
+        default:
+            break;
+        }
+    }
+    for (size_t i = 0; i < c->ntmaps; i++) {
+        launch_tmap *m = &c->tmaps[i];
+        uint64_t addr = m->offset;
+        if (m->buffer) {
+            const launch_buffer *b = launch_find_buffer(c, m->buffer);
+            if (!b) {
+                char p[64];
+                return fail(&e, ip(p, sizeof p, "tensor_maps", i), "no buffer named \"%s\"", m->buffer);
+            }
+            addr = b->addr + m->offset;
+        }
+        memset(m->map, 0, sizeof m->map);
+        m->status = encode_map(m, addr);
+    }
+    for (size_t i = 0; i < c->nbuffers; i++) {
+        launch_buffer *b = &c->buffers[i];
+        if (b->init != LAUNCH_INIT_TMAPS)
+            continue;
+        uint8_t *h = mem_global_host(g, b->addr, b->bytes);
+        for (size_t k = 0; k < b->ntmaps; k++)
+            memcpy(h + 128 * k, launch_find_tmap(c, b->tmaps[k])->map, 128);
+    }
+    return 0;
+}
+
+/* ---- parameters ----------------------------------------------------------- */
+
+/* ".u32 (4 bytes)", ".b8[128] (128 bytes, .align 128)" */
+static void describe_param(const ir_symbol *s, char *buf, size_t n)
+{
+    const char *ty = s->type < IR_T__COUNT && s->type ? ir_types[s->type].name : "?";
+    char arr[32] = "";
+    if (s->is_array || s->nelem != 1)
+        snprintf(arr, sizeof arr, "[%llu]", (unsigned long long)s->nelem);
+    char vec[8] = "";
+    if (s->vec > 1)
+        snprintf(vec, sizeof vec, ".v%u", s->vec);
+    char al[32] = "";
+    if (s->align)
+        snprintf(al, sizeof al, ", .align %u", s->align);
+    snprintf(buf, n, "%s.%s%s (%llu byte%s%s)", vec, ty, arr, (unsigned long long)s->size,
+             s->size == 1 ? "" : "s", al);
+}
+
+int launch_build_params(const launch_case *c, const ir_module *m, const ir_function *fn,
+                        uint8_t **out, uint32_t *size, char *err, size_t errlen)
+{
+    errbuf e = {err, errlen};
+    *out = NULL;
+    *size = 0;
+    if (fn->nparams != c->nparams)
+        return fail(&e, "params", "kernel %s has %u parameter%s but the launch gives %zu", fn->name,
+                    fn->nparams, fn->nparams == 1 ? "" : "s", c->nparams);
+    uint64_t total = fn->param_bytes;
+    for (uint32_t i = 0; i < fn->nparams; i++) {
+        const ir_symbol *s = &m->syms[fn->params[i]];
+        if ((uint64_t)s->param_offset + s->size > total)
+            total = (uint64_t)s->param_offset + s->size;
+    }
+    uint8_t *blk = xcalloc(total ? total : 1, 1);
+    for (uint32_t i = 0; i < fn->nparams; i++) {
+        const ir_symbol *s = &m->syms[fn->params[i]];
+        const launch_param *lp = &c->params[i];
+        char p[32], d[96];
+        ip(p, sizeof p, "params", i);
+        uint32_t want = launch_param_size(lp->kind);
+        if (s->size != want) {
+            describe_param(s, d, sizeof d);
+            free(blk);
+            return fail(&e, p, "kernel %s's parameter %s is %s but the launch gives %s%s", fn->name,
+                        s->name, d, launch_param_kind_name(lp->kind),
+                        lp->kind == LAUNCH_P_TMAP ? " (128 bytes)" : "");
+        }
+        uint8_t *dst = blk + s->param_offset;
+        uint64_t v = lp->bits;
+        if (lp->kind == LAUNCH_P_TMAP) {
+            memcpy(dst, launch_find_tmap(c, lp->ref)->map, 128);
+            continue;
+        }
+        if (lp->kind == LAUNCH_P_POINTER) {
+            v = launch_find_buffer(c, lp->ref)->addr + lp->offset;
+            /* `.ptr.align N` promises the pointee's alignment. */
+            if (s->is_ptr && s->align > 1 && v % s->align) {
+                describe_param(s, d, sizeof d);
+                free(blk);
+                return fail(&e, p, "pointer %s%+lld is not %u-byte aligned, as kernel %s's parameter %s "
+                            "(.ptr.align %u) requires", lp->ref, (long long)lp->offset, s->align,
+                            fn->name, s->name, s->align);
+            }
+        }
+        for (uint32_t k = 0; k < want; k++)
+            dst[k] = (uint8_t)(v >> (8 * k));
+    }
+    *out = blk;
+    *size = (uint32_t)total;
+    return 0;
+}
+
+/* ---- comparing ------------------------------------------------------------- */
+
+static bool ignored(const launch_expect_buf *e, uint64_t off)
+{
+    for (size_t i = 0; i < e->nignore; i++)
+        if (off - e->ignore[i][0] < e->ignore[i][1])
+            return true;
+    return false;
+}
+
+/* Where byte `off` of buffer `name` lies in the tensor of each map over
+ * that buffer: "offset 1309 is element of tensor map tm (7, 5) [FLOAT32, dims
+ * 64 x 32, innermost first]" — the coordinates a kernel writer indexes by. */
+static void tensor_coords(const launch_case *c, const char *name, uint64_t off, FILE *out)
+{
+    for (size_t i = 0; i < c->ntmaps; i++) {
+        const launch_tmap *m = &c->tmaps[i];
+        if (!m->buffer || strcmp(m->buffer, name) || off < m->offset)
+            continue;
+        unsigned bits = tma_dtype_bits(m->data_type);
+        uint64_t rel = off - m->offset, coord[5] = {0};
+        bool inside = true;
+        for (int d = (int)m->rank - 1; d >= 1; d--) {
+            uint64_t st = m->global_strides[d - 1];
+            if (!st)
+                return;
+            coord[d] = rel / st;
+            rel %= st;
+            if (coord[d] >= m->global_dim[d])
+                inside = false;
+        }
+        /* Sub-byte types: the first element that touches this byte. */
+        coord[0] = bits >= 8 ? rel / (bits / 8) : rel * 8 / (bits ? bits : 8);
+        if (coord[0] >= m->global_dim[0])
+            inside = false;
+        if (m->interleave != TMA_INTERLEAVE_NONE)
+            inside = false;   /* interleaved layouts do not map linearly */
+        const char *dt = tma_enum_name("data_type", m->data_type);
+        fprintf(out, "    first difference: offset %llu is %s tensor map %s (", (unsigned long long)off,
+                inside ? "element of" : "padding beside an element of", m->name);
+        for (uint32_t d = 0; d < m->rank; d++)
+            fprintf(out, "%s%llu", d ? ", " : "", (unsigned long long)coord[d]);
+        fprintf(out, ") [%s, dims ", dt ? dt : "?");
+        for (uint32_t d = 0; d < m->rank; d++)
+            fprintf(out, "%s%llu", d ? " x " : "", (unsigned long long)m->global_dim[d]);
+        fprintf(out, ", innermost first]\n");
+    }
+}
+
+uint64_t launch_compare(const launch_case *c, const launch_expect_buf *e, const uint8_t *got, uint64_t n,
+                        const uint8_t *want, uint64_t wn, FILE *out)
+{
+    uint64_t ndiff = 0, first = UINT64_MAX;
+    if (n != wn) {
+        fprintf(out, "    buffer %s has %llu bytes but %s holds %llu\n", e->name, (unsigned long long)n,
+                e->file ? e->file : "the expected file", (unsigned long long)wn);
+        ndiff++;
+    }
+    uint64_t m = n < wn ? n : wn;
+    for (uint64_t off = 0; off < m; off++) {
+        if (got[off] == want[off] || ignored(e, off))
+            continue;
+        if (first == UINT64_MAX)
+            first = off;
+        if (ndiff < 8 + (n != wn))
+            fprintf(out, "    %s+0x%llx (%llu): got 0x%02x, want 0x%02x\n", e->name, (unsigned long long)off,
+                    (unsigned long long)off, got[off], want[off]);
+        ndiff++;
+    }
+    if (first != UINT64_MAX) {
+        if (ndiff > 8 + (n != wn))
+            fprintf(out, "    ... %llu differing bytes in all\n", (unsigned long long)ndiff - (n != wn));
+        tensor_coords(c, e->name, first, out);
+    }
+    return ndiff;
+}

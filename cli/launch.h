@@ -1,0 +1,167 @@
+/* launch.h — ptxi-launch/1 launch descriptions (../shared/conformance/FORMAT.md).
+ *
+ * A launch_case is one launch object, read and checked for shape (every key
+ * path in an error message, e.g. "tensor_maps[2].box_dim: ...") but not yet
+ * run.  Running one takes four steps, each a function below, so that
+ * `ptxi run`, `ptxi test`, `ptxi debug` and the unit tests share them:
+ *
+ *   launch_setup()        allocate and initialise the buffers in global
+ *                         memory, encode the tensor maps (their statuses are
+ *                         kept for `expect.encode`), write map images into
+ *                         buffers that ask for them;
+ *   launch_build_params() lay the parameters out as the entry's .param list
+ *                         declares them (count, size and pointer alignment
+ *                         checked, with the parameter named);
+ *   (the interpreter runs the kernel: cli/cmd_run.c)
+ *   launch_check_buffer() compare a buffer with its expected file, printing
+ *                         the first differences, in tensor coordinates when a
+ *                         tensor map of the case describes that buffer.
+ *
+ * Cases built from the command line (`ptxi run k.ptx --buffer ...`) fill the
+ * same structure by hand.  Everything a case owns is freed by launch_free().
+ */
+#ifndef PTXI_CLI_LAUNCH_H
+#define PTXI_CLI_LAUNCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdbool.h>
+#include "memory/mem.h"
+#include "tma/tma.h"
+#include "ir/ir.h"
+
+enum { LAUNCH_INIT_ZERO = 0, LAUNCH_INIT_FILL, LAUNCH_INIT_HASH32, LAUNCH_INIT_FILE, LAUNCH_INIT_TMAPS };
+
+typedef struct launch_buffer {
+    char *name;
+    uint64_t bytes, align;
+    int init;              /* LAUNCH_INIT_* */
+    uint64_t value;        /* fill byte or hash32 seed */
+    char *file;            /* LAUNCH_INIT_FILE: resolved path */
+    char **tmaps;          /* LAUNCH_INIT_TMAPS: map names */
+    size_t ntmaps;
+    uint64_t addr;         /* device address once allocated */
+} launch_buffer;
+
+typedef struct launch_tmap {
+    char *name;
+    int encode;            /* TMA_MAP_TILED / _IM2COL / _IM2COL_WIDE */
+    int data_type, interleave, swizzle, l2_promotion, oob_fill, mode;
+    uint32_t rank;
+    char *buffer;          /* global_address: {"buffer", "offset"}; NULL = absolute */
+    uint64_t offset;       /* offset into buffer, or the absolute address */
+    uint64_t global_dim[5], global_strides[5];  /* strides: rank-1 entries */
+    uint32_t box_dim[5], element_strides[5];
+    int lower[3], upper[3];          /* im2col corners, rank-2 entries */
+    int lower_w, upper_w;            /* im2col_wide */
+    uint32_t channels_per_pixel, pixels_per_column;
+    /* After launch_setup: */
+    int status;            /* TMA_SUCCESS / TMA_ERROR_INVALID_VALUE, -2 = not encoded */
+    char why[256];
+    uint8_t map[128];
+} launch_tmap;
+
+enum {
+    LAUNCH_P_U8 = 1, LAUNCH_P_U16, LAUNCH_P_U32, LAUNCH_P_U64,
+    LAUNCH_P_S8, LAUNCH_P_S16, LAUNCH_P_S32, LAUNCH_P_S64,
+    LAUNCH_P_F32, LAUNCH_P_F64, LAUNCH_P_POINTER, LAUNCH_P_TMAP
+};
+typedef struct launch_param {
+    int kind;              /* LAUNCH_P_* */
+    uint64_t bits;         /* scalar value, little-endian in `size` bytes */
+    char *ref;             /* buffer (pointer) or tensor map name */
+    uint64_t offset;       /* pointer offset */
+} launch_param;
+/* Bytes of a parameter kind (128 for a tensor map) and its key name. */
+uint32_t launch_param_size(int kind);
+const char *launch_param_kind_name(int kind);
+
+typedef struct launch_expect_buf {
+    char *name;
+    char *file;            /* resolved path; NULL = only read back (oracle) */
+    char *file_rel;        /* as written in the launch file */
+    uint64_t (*ignore)[2]; /* [offset, length] byte ranges */
+    size_t nignore;
+} launch_expect_buf;
+
+typedef struct launch_case {
+    char *name;
+    char *origin;          /* "file.jsonl:12" for messages */
+    char *dir;             /* directory paths are relative to */
+    char *ptx;             /* resolved path; NULL for encode-only cases */
+    char *kernel;
+    uint32_t grid[3], block[3], cluster[3];
+    uint32_t dyn_smem;
+    launch_buffer *buffers; size_t nbuffers;
+    launch_tmap *tmaps;     size_t ntmaps;
+    launch_param *params;   size_t nparams;
+    bool has_params;
+    /* expect */
+    int *expect_encode;     /* per tmap: -1 none, else TMA_SUCCESS / TMA_ERROR_INVALID_VALUE */
+    launch_expect_buf *expect_bufs; size_t nexpect_bufs;
+    char *expect_launch;    /* "CUDA_ERROR_..." or NULL */
+} launch_case;
+
+/* ---- reading ------------------------------------------------------------ */
+
+/* Fill `c` from one launch object.  `dir` resolves relative paths, `origin`
+ * prefixes messages.  On error returns -1 with `err` = "KEY.PATH: what". */
+struct json_t;
+int launch_from_json(const struct json_t *obj, const char *dir, const char *origin,
+                     launch_case *c, char *err, size_t errlen);
+/* Read a .json (one object) or .jsonl (one per non-blank line) file.  On
+ * success *cases and *n hold the cases (launch_free_all).  On error returns -1
+ * with `err` = "file:line:col: ..." (JSON syntax) or "file:line: PATH: ...". */
+int launch_read_file(const char *path, launch_case **cases, size_t *n, char *err, size_t errlen);
+/* True if the file's first object declares "format": "ptxi-launch/..."
+ * (directory scans skip other .jsonl files, e.g. driver_tensormaps.jsonl). */
+bool launch_file_is_launch(const char *path);
+void launch_free(launch_case *c);
+void launch_free_all(launch_case *cases, size_t n);
+
+/* ---- running -------------------------------------------------------------- */
+
+/* FORMAT.md's hash32 initialiser: word w holds h(w * 0x9E3779B9 ^ seed). */
+uint32_t launch_hash32(uint32_t word, uint32_t seed);
+void launch_fill_hash32(uint8_t *p, uint64_t bytes, uint32_t seed);
+
+/* Allocate and initialise every buffer in `g` (in order), encode the tensor
+ * maps, write map images into buffers.  Encode failures are not errors here
+ * (they land in tmaps[i].status); returns -1 with `err` only for a launch
+ * that cannot be set up (unreadable or wrong-sized file, out of memory,
+ * a map's buffer unknown). */
+int launch_setup(launch_case *c, mem_global *g, char *err, size_t errlen);
+const launch_buffer *launch_find_buffer(const launch_case *c, const char *name);
+const launch_tmap *launch_find_tmap(const launch_case *c, const char *name);
+
+/* Build the parameter block for entry `fn` of `m` (after launch_setup).
+ * *out is malloc'ed (free it), *size its length.  Returns -1 with `err`
+ * naming the parameter on a count/size/alignment mismatch. */
+int launch_build_params(const launch_case *c, const ir_module *m, const ir_function *fn,
+                        uint8_t **out, uint32_t *size, char *err, size_t errlen);
+
+/* Compare `got` (n bytes of buffer `name`) with the expected bytes `want`
+ * (wn bytes), skipping ignored ranges.  Returns the number of differing
+ * bytes (a size mismatch counts as one); on a difference writes a
+ * description to `out`: up to 8 offsets with got/want, and the tensor
+ * coordinates of the first one when a map of the case describes the buffer. */
+uint64_t launch_compare(const launch_case *c, const launch_expect_buf *e,
+                        const uint8_t *got, uint64_t n, const uint8_t *want, uint64_t wn,
+                        FILE *out);
+
+/* ---- dumps (cli/npy.c) -------------------------------------------------------
+ * Element types of `--dump NAME:DTYPE...`: u8 s8 u16 s16 u32 s32 u64 s64 f16
+ * bf16 f32 f64 (bf16 is stored in .npy as <u2: numpy has no bfloat16). */
+unsigned launch_dtype_size(const char *dtype);   /* bytes, 0 if unknown */
+/* Write a NumPy .npy (format 1.0, C order).  shape/ndim may be 0/NULL for
+ * 1-D.  Returns -1 (err set) when the shape does not cover `bytes`. */
+int launch_write_npy(FILE *f, const char *dtype, const uint64_t *shape, int ndim, const uint8_t *data,
+                     uint64_t bytes, char *err, size_t errlen);
+/* Print the values as text, 8 per line with their byte offset (u8: hex). */
+void launch_print_values(FILE *f, const char *dtype, const uint8_t *data, uint64_t bytes);
+
+/* Read a whole file; NULL with errno set on failure. */
+uint8_t *launch_slurp(const char *path, uint64_t *len);
+
+#endif

@@ -1,0 +1,241 @@
+/* internal.h — interp/'s private data structures, shared by its files.
+ *
+ *   launch.c    launch plan (symbol layout, module variables), CTA/warp
+ *               creation, interp_run and the parallel cluster workers
+ *   sched.c     the warp scheduler, step API, deadlock detection, accessors
+ *   exec.c      instruction semantics (one switch over the opcode, lane loops)
+ *   memops.c    address resolution and checked loads/stores/atomics
+ *   mbarrier.c  the mbarrier state machine in its 8 shared-memory bytes
+ *   async.c     TMA / bulk operations in flight, bulk groups, landing
+ *
+ * Ownership: a plan (ip_plan) is built once per launch and shared read-only
+ * by every worker; a context (interp_ctx) runs one cluster at a time; a
+ * cluster owns its CTAs, a CTA its shared memory and warps, a warp its
+ * register frames and local memory.  Nothing is allocated per instruction
+ * (call frames are pooled per warp).
+ */
+#ifndef PTXI_INTERP_INTERNAL_H
+#define PTXI_INTERP_INTERNAL_H
+
+#include <stdarg.h>
+#include "interp/interp.h"
+#include "tma/tma.h"
+
+#define IP_WARP 32
+#define IP_NBAR 16             /* named barriers per CTA */
+#define IP_QUANTUM 64          /* instructions a warp runs before the next gets a turn */
+#define IP_LOCAL_STACK 16384u  /* bytes of local memory per thread (frames + .local) */
+#define IP_MAX_SMEM (228u * 1024u)
+
+/* Where a symbol lives, decided at launch. */
+enum { IP_LOC_NONE = 0, IP_LOC_GLOBAL, IP_LOC_SHARED, IP_LOC_KPARAM, IP_LOC_FRAME, IP_LOC_FUNC };
+
+typedef struct ip_plan {
+    const interp_launch *l;
+    interp_launch launch;      /* copy */
+    const ir_module *mod;
+    int entry;                 /* function index */
+    uint8_t *symloc;           /* per symbol: IP_LOC_* */
+    uint64_t *symaddr;         /* per symbol: address in its space / frame offset */
+    uint32_t *frame_bytes;     /* per function: local frame size */
+    uint64_t **regmask;        /* per function, per slot: value mask of the register */
+    uint32_t static_smem;      /* end of static shared variables */
+    uint32_t dyn_base;         /* shared address of dyn_smem[] */
+    uint32_t smem_size;        /* total shared window per CTA */
+    uint32_t cluster[3];
+    uint32_t ncluster[3];      /* clusters in the grid per dimension */
+    uint64_t nclusters;
+    uint32_t cta_per_cluster;
+    uint32_t nthreads, nwarps; /* per CTA */
+    char err[1024];            /* launch error, empty if none */
+} ip_plan;
+
+typedef struct ip_frame {
+    int func;
+    uint32_t seq;              /* larger = more recent (deeper) */
+    uint32_t nregs;
+    uint32_t local_base;       /* per-thread local offset of this frame */
+    int parent;                /* frame index, -1 for the entry frame */
+    uint32_t ret_pc;           /* in the parent */
+    uint32_t call_pc;          /* the call instruction in the parent */
+    uint32_t refs;             /* lanes referring to it; 0 = free */
+    uint64_t *regs;            /* regs[slot * 32 + lane] */
+    uint32_t cap;              /* allocated slots */
+} ip_frame;
+
+struct ip_cta;
+
+typedef struct ip_warp {
+    struct ip_cta *cta;
+    int id;
+    int nlanes;
+    uint32_t valid;            /* lanes that exist */
+    uint32_t exited;
+    uint32_t polling;          /* last mbarrier wait failed; see sched.c */
+    uint32_t ccf;              /* carry flag per lane (add.cc / addc) */
+    uint32_t pc[IP_WARP];
+    uint16_t fr[IP_WARP];      /* frame index per lane */
+    uint8_t st[IP_WARP];       /* INTERP_T_* */
+    uint64_t wait[IP_WARP];    /* barrier id / mbarrier shared address */
+    uint32_t wait_aux[IP_WARP];/* parity, or bar.red destination slot */
+    int wait_cta[IP_WARP];     /* CTA (in cluster) owning the polled mbarrier */
+    uint32_t bulk_seq[IP_WARP];/* bulk async-group sequence (committed groups) */
+    uint32_t cbar_phase[IP_WARP]; /* barrier.cluster phase the lane arrived in, +1 */
+    ip_frame *frames;
+    int nframes, capframes;
+    uint32_t frame_seq;
+    uint8_t *local;            /* IP_WARP * IP_LOCAL_STACK, lazily allocated */
+    bool break_skip;           /* resume over a breakpoint once */
+} ip_warp;
+
+typedef struct ip_bar {
+    uint32_t arrived, expected;   /* expected 0 = every non-exited thread */
+    uint32_t red_popc, red_and, red_or;
+    int red_op;                   /* 0 none, else IR_M_OP_POPC / IR_M_AND / IR_M_OR */
+} ip_bar;
+
+typedef struct ip_cta {
+    struct ip_cluster *cl;
+    int slot;                  /* index in the cluster = %cluster_ctarank */
+    uint32_t ctaid[3];
+    uint32_t cid[3];           /* %cluster_ctaid */
+    uint8_t *smem;
+    uint32_t smem_size;
+    ip_warp *warps;
+    int nwarps;
+    uint32_t live;             /* threads not exited */
+    ip_bar bar[IP_NBAR];
+} ip_cta;
+
+typedef struct ip_cluster {
+    uint64_t index;            /* linear cluster index in the grid */
+    uint32_t id[3];
+    ip_cta *ctas;
+    int ncta;
+    uint64_t clock;            /* warp instructions executed in the cluster */
+    uint32_t cbar_phase;       /* barrier.cluster */
+    uint32_t cbar_arrived;
+    uint32_t live;             /* threads not exited */
+} ip_cluster;
+
+/* An asynchronous (TMA / bulk) operation in flight. */
+enum { IP_OP_TENSOR = 1, IP_OP_BULK_G2S, IP_OP_BULK_S2G, IP_OP_BULK_S2S, IP_OP_BULK_RED,
+       IP_OP_PREFETCH };
+typedef struct ip_op {
+    int id;
+    int kind;                  /* IP_OP_* */
+    const ir_instr *in;        /* issuing instruction (for messages) */
+    int func; uint32_t pc;
+    int cta, warp, lane;       /* issuing thread (CTA slot in the cluster) */
+    bool bulk_group;           /* completes through the issuing thread's bulk group */
+    uint32_t group;            /* that thread's bulk_seq at issue */
+    tma_map map;
+    tma_request req;           /* smem/smem_size filled per destination at landing */
+    uint16_t mcast;            /* destination CTA mask (bit = rank) */
+    uint32_t smem_off;         /* destination/source shared offset */
+    uint32_t mbar_off;         /* mbarrier offset (in each destination CTA) */
+    bool has_mbar;
+    uint64_t gaddr;            /* bulk: global address */
+    uint32_t bytes;            /* bulk: size */
+    int src_cta;               /* bulk s2s: source CTA slot; dst CTA below */
+    int dst_cta;
+    uint32_t src_off;
+    int redop;                 /* TMA_RED_* */
+    int rtype;                 /* ir_type of a bulk reduction */
+} ip_op;
+
+struct interp_ctx {
+    ip_plan *plan;
+    bool own_plan;
+    interp_result res;
+    bool finished;
+    /* cluster range this context runs (interp_run workers share a counter) */
+    uint64_t next_cluster;
+    uint64_t *shared_next;     /* NULL = sequential */
+    uint64_t *shared_stop;     /* workers: lowest cluster index that failed */
+    uint64_t stop_at;          /* sequential: same, local */
+    uint64_t err_cluster;      /* cluster index of res (when status != OK) */
+    ip_cluster cl;
+    bool have_cl;
+    int cur_cta, cur_warp, quantum;
+    /* async */
+    ip_op *ops;
+    int nops, capops, next_op_id;
+    uint64_t rng;
+    /* deadlock detection */
+    uint64_t effects;          /* memory-visible actions so far */
+    uint64_t idle_effects;     /* `effects` at the last all-waiting re-poll */
+    bool idle_repolled;
+    /* debugger */
+    uint8_t **bp;              /* per function, per instruction: breakpoint set */
+    int nbp;
+    struct { uint64_t addr, len; bool used; } watch[16];
+    bool watch_hit;
+    uint64_t steps;
+    uint64_t thread_instrs;
+    int xfunc;                 /* instruction being executed (messages) */
+    uint32_t xpc;
+    int ev_lanes_func;
+};
+
+/* launch.c */
+ip_plan *ip_plan_new(const interp_launch *l);
+void ip_plan_free(ip_plan *p);
+interp_ctx *ip_ctx_new(ip_plan *p);
+bool ip_cluster_start(interp_ctx *c, uint64_t index);
+void ip_cluster_free(interp_ctx *c);
+ip_frame *ip_frame_push(interp_ctx *c, ip_warp *w, int func, int parent);
+void ip_frame_release(ip_warp *w, int fi);
+bool ip_local_ensure(interp_ctx *c, ip_warp *w);
+
+/* sched.c */
+int ip_error(interp_ctx *c, int status, const ip_warp *w, int lane, int func, uint32_t pc,
+             const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+void ip_thread_exit(interp_ctx *c, ip_warp *w, int lane);
+void ip_bar_check(interp_ctx *c, ip_cta *cta, int id);
+void ip_cbar_check(interp_ctx *c);
+
+/* exec.c: returns 0, or an interp status (error already recorded) */
+int ip_exec(interp_ctx *c, ip_warp *w, uint32_t group);
+
+/* memops.c */
+typedef struct ip_ptr {
+    uint8_t *p;            /* host pointer, NULL on failure */
+    int space;             /* IR_SPACE_* resolved */
+    int cta;               /* shared: CTA slot in the cluster */
+    uint32_t soff;         /* shared: offset in that CTA */
+} ip_ptr;
+/* Resolve [addr, addr+n) in `space` for thread (w, lane); on failure records
+ * a fault (naming `what`) and returns p == NULL. */
+ip_ptr ip_resolve(interp_ctx *c, ip_warp *w, int lane, int space, uint64_t addr, uint32_t n,
+                  uint32_t align, const char *what);
+/* Shared address (cta or cluster form) -> CTA slot + offset, no check. */
+bool ip_shared_decode(const interp_ctx *c, const ip_cta *self, uint32_t saddr, int *cta,
+                      uint32_t *off);
+uint64_t ip_sym_addr(const interp_ctx *c, const ip_warp *w, int lane, uint32_t sym, int *space);
+void ip_note_write(interp_ctx *c, uint64_t gaddr, uint64_t n);
+
+/* mbarrier.c (word = the 8 shared bytes) */
+int ip_mbar_init(uint64_t *word, uint32_t count, char *why, size_t n);
+int ip_mbar_arrive(uint64_t *word, uint32_t count, bool drop, bool has_tx, uint32_t tx,
+                   uint64_t *token, char *why, size_t n);
+int ip_mbar_expect_tx(uint64_t *word, uint32_t tx, char *why, size_t n);
+int ip_mbar_complete_tx(uint64_t *word, uint32_t tx, char *why, size_t n);
+bool ip_mbar_test(uint64_t word, bool parity_form, uint64_t arg);
+uint32_t ip_mbar_pending(uint64_t token);
+
+/* async.c */
+/* issue one async instruction for the lanes of `exec`; 0 or a status */
+int ip_async_issue(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, uint32_t exec);
+int ip_async_land(interp_ctx *c, int i);
+/* committed bulk groups of thread (cta, warp, lane) with operations in flight */
+int ip_async_pending_groups(const interp_ctx *c, int cta, int warp, int lane, uint32_t seq);
+/* address operand k of `in` for lane l: value and space */
+uint64_t ip_addr(interp_ctx *c, ip_warp *w, ip_frame *f, const ir_instr *in, int k, uint32_t l,
+                 int *space);
+uint64_t ip_opd(interp_ctx *c, ip_warp *w, ip_frame *f, const ir_instr *in, int k, uint32_t l);
+
+static inline ip_frame *ip_lane_frame(ip_warp *w, int lane) { return &w->frames[w->fr[lane]]; }
+static inline const ir_function *ip_func(const interp_ctx *c, int f) { return &c->plan->mod->funcs[f]; }
+
+#endif

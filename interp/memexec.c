@@ -1,0 +1,731 @@
+/* memexec.c — semantics of memory, synchronisation and warp-level
+ * instructions: ld/st/atom/red, cvta/isspacep/mapa/getctarank, bar/barrier,
+ * barrier.cluster, vote/match/shfl/redux/elect/activemask, mbarrier.*, and
+ * the dispatch of the asynchronous copies to async.c.
+ *
+ * Warp-level collectives (shfl.sync, vote.sync, ...) see the executing group
+ * as the set of participating threads: with the lowest-PC rule (sched.c) the
+ * threads named in the member mask have reconverged at the instruction in
+ * every kernel that obeys the .sync contract.  Cross-lane sources are read
+ * for all lanes before any destination is written.
+ *
+ * Atomics use the host's __atomic builtins on the backing bytes, so global
+ * atomics stay atomic when clusters run on several host threads.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "interp/internal.h"
+#include "interp/fp.h"
+
+#define FOR_LANES(m, l) for (uint32_t m_ = (m), l; m_ && ((l = (uint32_t)__builtin_ctz(m_)), 1); m_ &= m_ - 1)
+
+static inline unsigned tbits(int t) { return ir_types[t].bits; }
+static inline char tkind(int t) { return ir_types[t].kind; }
+
+uint64_t ip_addr(interp_ctx *c, ip_warp *w, ip_frame *f, const ir_instr *in, int k, uint32_t l, int *space)
+{
+    const ir_operand *o = &in->opd[k];
+    *space = in->space;
+    if (o->kind == IR_OPD_REG)
+        return f->regs[o->u.reg * IP_WARP + l];
+    if (o->kind == IR_OPD_SYM) {
+        int sp;
+        uint64_t a = ip_sym_addr(c, w, (int)l, o->u.sym, &sp);
+        if (sp == IR_SPACE_LOCAL || *space == IR_SPACE_NONE)
+            *space = sp;
+        return a;
+    }
+    if (o->kind != IR_OPD_ADDR)
+        return (uint64_t)o->u.imm;
+    switch (o->u.addr.base_kind) {
+    case IR_BASE_REG:
+        return f->regs[o->u.addr.base * IP_WARP + l] + (uint64_t)o->u.addr.off;
+    case IR_BASE_SYM: {
+        int sp;
+        uint64_t a = ip_sym_addr(c, w, (int)l, o->u.addr.base, &sp);
+        /* a frame-resident symbol (func param, .local) is found in local
+         * memory whatever the instruction's space says; a generic access
+         * to a named variable uses that variable's space */
+        if (sp == IR_SPACE_LOCAL || *space == IR_SPACE_NONE)
+            *space = sp;
+        return a + (uint64_t)o->u.addr.off;
+    }
+    default:
+        return (uint64_t)o->u.addr.off;
+    }
+}
+
+static int space_norm(int s) { return s == IR_SPACE_PARAM_FUNC ? IR_SPACE_PARAM : s; }
+
+static uint64_t load_le(const uint8_t *p, unsigned n)
+{
+    uint64_t v = 0;
+    memcpy(&v, p, n > 8 ? 8 : n);
+    return v;
+}
+
+static uint64_t ext(uint64_t v, int t)
+{
+    unsigned b = tbits(t);
+    if (b >= 64)
+        return v;
+    v &= (1ull << b) - 1;
+    if (tkind(t) == 's' && (v >> (b - 1) & 1))
+        v |= ~0ull << b;
+    return v;
+}
+
+static void wreg(interp_ctx *c, ip_frame *f, uint32_t slot, uint32_t l, uint64_t v)
+{
+    f->regs[slot * IP_WARP + l] = v & c->plan->regmask[f->func][slot];
+}
+
+/* element i of a register/vector operand */
+static const ir_operand *vec_elem(const ir_function *fn, const ir_operand *o, unsigned i)
+{
+    if (o->kind == IR_OPD_VEC)
+        return i < o->u.vec.n ? &fn->vecpool[o->u.vec.first + i] : NULL;
+    return i == 0 ? o : NULL;
+}
+
+static uint64_t elem_val(interp_ctx *c, ip_frame *f, const ir_operand *e, uint32_t l, int t)
+{
+    (void)c;
+    if (!e) return 0;
+    switch (e->kind) {
+    case IR_OPD_REG: return f->regs[e->u.reg * IP_WARP + l];
+    case IR_OPD_IMM: return (uint64_t)e->u.imm;
+    case IR_OPD_FIMM: {
+        if (t == IR_T_F32) { float v = (float)e->fimm; uint32_t u; memcpy(&u, &v, 4); return (uint64_t)e->u.imm >> 32 ? u : (uint64_t)e->u.imm; }
+        if (t == IR_T_F64) { uint64_t u; memcpy(&u, &e->fimm, 8); return u; }
+        return (uint64_t)e->u.imm;
+    }
+    default: return 0;
+    }
+}
+
+static int exec_ld(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, uint32_t exec)
+{
+    int t = in->types[0];
+    unsigned es = tbits(t) / 8, n = in->vec ? in->vec : 1;
+    if (es == 0) es = 1;
+    const ir_function *fn = ip_func(c, f->func);
+    char what[64];
+    snprintf(what, sizeof what, "%s.%s", ir_ops[in->op].name, ir_types[t].name);
+    FOR_LANES(exec, l) {
+        int sp;
+        uint64_t a = ip_addr(c, w, f, in, 1, l, &sp);
+        ip_ptr p = ip_resolve(c, w, (int)l, space_norm(sp), a, es * n, es * n, what);
+        if (!p.p)
+            return c->res.status;
+        for (unsigned i = 0; i < n; i++) {
+            const ir_operand *e = vec_elem(fn, &in->opd[0], i);
+            if (e && e->kind == IR_OPD_REG)
+                wreg(c, f, e->u.reg, l, ext(load_le(p.p + i * es, es), t));
+        }
+    }
+    return 0;
+}
+
+static int exec_st(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, uint32_t exec)
+{
+    int t = in->types[0];
+    unsigned es = tbits(t) / 8, n = in->vec ? in->vec : 1;
+    if (es == 0) es = 1;
+    const ir_function *fn = ip_func(c, f->func);
+    char what[64];
+    snprintf(what, sizeof what, "%s.%s", ir_ops[in->op].name, ir_types[t].name);
+    FOR_LANES(exec, l) {
+        int sp;
+        uint64_t a = ip_addr(c, w, f, in, 0, l, &sp);
+        ip_ptr p = ip_resolve(c, w, (int)l, space_norm(sp), a, es * n, es * n, what);
+        if (!p.p)
+            return c->res.status;
+        if (p.space == IR_SPACE_PARAM)
+            return ip_error(c, INTERP_FAULT, w, (int)l, c->xfunc, c->xpc,
+                            "%s: kernel parameters are read-only (address 0x%llx)", what,
+                            (unsigned long long)a);
+        for (unsigned i = 0; i < n; i++) {
+            uint64_t v = elem_val(c, f, vec_elem(fn, &in->opd[1], i), l, t);
+            memcpy(p.p + i * es, &v, es > 8 ? 8 : es);
+        }
+        ip_note_write(c, a, es * n);
+    }
+    return 0;
+}
+
+/* ---- atomics ----------------------------------------------------------------------- */
+
+static float h2f(uint16_t h, bool bf) { if (bf) { uint32_t u = (uint32_t)h << 16; float f; memcpy(&f, &u, 4); return f; } return fp_f16_to_f32(h); }
+static uint16_t f2h(float v, bool bf) { return bf ? fp_f32_to_bf16(v, FP_RN) : fp_f32_to_f16(v, FP_RN); }
+
+static uint64_t rmw(int op, int t, uint64_t old, uint64_t b, uint64_t cv)
+{
+    unsigned bits = tbits(t);
+    uint64_t m = bits >= 64 ? ~0ull : (1ull << bits) - 1;
+    bool sg = tkind(t) == 's';
+    int64_t so = (int64_t)ext(old, sg ? t : t), sb = (int64_t)ext(b, t);
+    switch (op) {
+    case IR_M_OP_ADD:
+        switch (t) {
+        case IR_T_F32: { float x, y; uint32_t u = (uint32_t)old, v = (uint32_t)b; memcpy(&x, &u, 4); memcpy(&y, &v, 4); x += y; memcpy(&u, &x, 4); return u; }
+        case IR_T_F64: { double x, y; memcpy(&x, &old, 8); memcpy(&y, &b, 8); x += y; uint64_t u; memcpy(&u, &x, 8); return u; }
+        case IR_T_F16: case IR_T_BF16: {
+            bool bf = t == IR_T_BF16;
+            return f2h(h2f((uint16_t)old, bf) + h2f((uint16_t)b, bf), bf);
+        }
+        case IR_T_F16X2: case IR_T_BF16X2: {
+            bool bf = t == IR_T_BF16X2;
+            uint32_t lo = f2h(h2f((uint16_t)old, bf) + h2f((uint16_t)b, bf), bf);
+            uint32_t hi = f2h(h2f((uint16_t)(old >> 16), bf) + h2f((uint16_t)(b >> 16), bf), bf);
+            return hi << 16 | lo;
+        }
+        default: return (old + b) & m;
+        }
+    case IR_M_OP_MIN:
+        if (t == IR_T_F32 || t == IR_T_F64) return old; /* not in sm_90 PTX */
+        return sg ? (uint64_t)(so < sb ? so : sb) & m : ((old & m) < (b & m) ? old : b) & m;
+    case IR_M_OP_MAX:
+        return sg ? (uint64_t)(so > sb ? so : sb) & m : ((old & m) > (b & m) ? old : b) & m;
+    case IR_M_OP_INC: return (old & m) >= (b & m) ? 0 : (old + 1) & m;
+    case IR_M_OP_DEC: return ((old & m) == 0 || (old & m) > (b & m)) ? b & m : (old - 1) & m;
+    case IR_M_OP_EXCH: return b & m;
+    case IR_M_OP_CAS: return (old & m) == (b & m) ? cv & m : old & m;
+    case IR_M_AND: return old & b & m;
+    case IR_M_OR: return (old | b) & m;
+    case IR_M_XOR: return (old ^ b) & m;
+    default: return old;
+    }
+}
+
+static uint64_t atomic_apply(uint8_t *p, unsigned size, int op, int t, uint64_t b, uint64_t cv)
+{
+    if (size == 8) {
+        uint64_t old = __atomic_load_n((uint64_t *)p, __ATOMIC_SEQ_CST), nv;
+        do nv = rmw(op, t, old, b, cv);
+        while (!__atomic_compare_exchange_n((uint64_t *)p, &old, nv, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST));
+        return old;
+    }
+    if (size == 4) {
+        uint32_t old = __atomic_load_n((uint32_t *)p, __ATOMIC_SEQ_CST), nv;
+        do nv = (uint32_t)rmw(op, t, old, b, cv);
+        while (!__atomic_compare_exchange_n((uint32_t *)p, &old, nv, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST));
+        return old;
+    }
+    uint16_t old = __atomic_load_n((uint16_t *)p, __ATOMIC_SEQ_CST), nv;
+    do nv = (uint16_t)rmw(op, t, old, b, cv);
+    while (!__atomic_compare_exchange_n((uint16_t *)p, &old, nv, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST));
+    return old;
+}
+
+static int exec_atom(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, uint32_t exec)
+{
+    bool is_red = in->op == IR_OP_RED;
+    int t = in->types[0];
+    unsigned size = tbits(t) / 8;
+    int ak = is_red ? 0 : 1;
+    int op = in->redop;
+    if (!op)
+        return ip_error(c, INTERP_UNSUPPORTED, NULL, 0, c->xfunc, c->xpc, "%s without an operation",
+                        ir_ops[in->op].name);
+    if (size != 2 && size != 4 && size != 8)
+        return ip_error(c, INTERP_UNSUPPORTED, NULL, 0, c->xfunc, c->xpc, "%s on %s",
+                        ir_ops[in->op].name, ir_types[t].name);
+    if (in->vec > 1)
+        return ip_error(c, INTERP_UNSUPPORTED, NULL, 0, c->xfunc, c->xpc, "vector %s", ir_ops[in->op].name);
+    char what[64];
+    snprintf(what, sizeof what, "%s.%s", ir_ops[in->op].name, ir_types[t].name);
+    FOR_LANES(exec, l) {
+        int sp;
+        uint64_t a = ip_addr(c, w, f, in, ak, l, &sp);
+        ip_ptr p = ip_resolve(c, w, (int)l, space_norm(sp), a, size, size, what);
+        if (!p.p)
+            return c->res.status;
+        if (p.space == IR_SPACE_PARAM || p.space == IR_SPACE_CONST)
+            return ip_error(c, INTERP_FAULT, w, (int)l, c->xfunc, c->xpc, "%s on read-only %s memory",
+                            what, mem_space_name(p.space));
+        uint64_t b = ip_opd(c, w, f, in, ak + 1, l);
+        uint64_t cv = op == IR_M_OP_CAS ? ip_opd(c, w, f, in, ak + 2, l) : 0;
+        uint64_t old = atomic_apply(p.p, size, op, t, b, cv);
+        ip_note_write(c, a, size);
+        if (!is_red && in->opd[0].kind == IR_OPD_REG)
+            wreg(c, f, in->opd[0].u.reg, l, ext(old, t));
+    }
+    return 0;
+}
+
+/* ---- address conversions ------------------------------------------------------------ */
+
+static uint64_t window_base(int space)
+{
+    switch (space) {
+    case IR_SPACE_SHARED_CTA: case IR_SPACE_SHARED_CLUSTER: return MEM_GENERIC_SHARED;
+    case IR_SPACE_LOCAL: return MEM_GENERIC_LOCAL;
+    case IR_SPACE_PARAM: case IR_SPACE_PARAM_FUNC: return MEM_GENERIC_PARAM;
+    default: return 0;
+    }
+}
+
+static int exec_addrconv(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, uint32_t exec)
+{
+    int t = in->types[0];
+    uint64_t tm = tbits(t) >= 64 ? ~0ull : 0xffffffffull;
+    FOR_LANES(exec, l) {
+        uint64_t a = ip_opd(c, w, f, in, 1, l), r = 0;
+        switch (in->op) {
+        case IR_OP_CVTA: {
+            uint64_t base = window_base(in->space);
+            bool to = ir_has(in, IR_M_TO);
+            if ((in->space == IR_SPACE_PARAM || in->space == IR_SPACE_PARAM_FUNC) &&
+                mem_generic_window(a) == MEM_WIN_LOCAL)
+                r = to ? a : a;          /* a .func parameter's generic address */
+            else if (to)
+                r = base && a >= base && a - base < MEM_WINDOW_SIZE ? a - base : (base ? a - base : a);
+            else
+                r = a + base;
+            break;
+        }
+        case IR_OP_ISSPACEP: {
+            mem_window win = mem_generic_window(a);
+            switch (in->space) {
+            case IR_SPACE_SHARED_CTA: {
+                int oc; uint32_t off;
+                r = win == MEM_WIN_SHARED && ip_shared_decode(c, w->cta, (uint32_t)(a - MEM_GENERIC_SHARED), &oc, &off) && oc == w->cta->slot;
+                break;
+            }
+            case IR_SPACE_SHARED_CLUSTER: r = win == MEM_WIN_SHARED; break;
+            case IR_SPACE_LOCAL: r = win == MEM_WIN_LOCAL; break;
+            case IR_SPACE_PARAM: case IR_SPACE_PARAM_FUNC: r = win == MEM_WIN_PARAM; break;
+            case IR_SPACE_GLOBAL: case IR_SPACE_CONST: r = win == MEM_WIN_GLOBAL; break;
+            default: r = 0;
+            }
+            break;
+        }
+        case IR_OP_MAPA: {
+            uint32_t rank = (uint32_t)ip_opd(c, w, f, in, 2, l);
+            if (rank >= (uint32_t)c->cl.ncta)
+                return ip_error(c, INTERP_FAULT, w, (int)l, c->xfunc, c->xpc,
+                                "mapa to CTA rank %u, but the cluster has %d CTAs", rank, c->cl.ncta);
+            bool generic = in->space == IR_SPACE_NONE;
+            uint64_t sa = generic ? a - MEM_GENERIC_SHARED : a;
+            if (generic && mem_generic_window(a) != MEM_WIN_SHARED)
+                return ip_error(c, INTERP_FAULT, w, (int)l, c->xfunc, c->xpc,
+                                "mapa of generic address 0x%llx, which is not in the shared window",
+                                (unsigned long long)a);
+            uint32_t off = (uint32_t)sa & MEM_SHARED_OFF_MASK;
+            r = MEM_SHARED_CLUSTER_ADDR(rank, off) + (generic ? MEM_GENERIC_SHARED : 0);
+            break;
+        }
+        case IR_OP_GETCTARANK: {
+            bool generic = in->space == IR_SPACE_NONE;
+            uint64_t sa = generic ? a - MEM_GENERIC_SHARED : a;
+            int oc; uint32_t off;
+            if ((generic && mem_generic_window(a) != MEM_WIN_SHARED) ||
+                !ip_shared_decode(c, w->cta, (uint32_t)sa, &oc, &off))
+                return ip_error(c, INTERP_FAULT, w, (int)l, c->xfunc, c->xpc,
+                                "getctarank of address 0x%llx, which names no CTA of the cluster",
+                                (unsigned long long)a);
+            r = (uint64_t)oc;
+            break;
+        }
+        default: break;
+        }
+        if (in->opd[0].kind == IR_OPD_REG)
+            wreg(c, f, in->opd[0].u.reg, l, in->op == IR_OP_ISSPACEP ? r : r & tm);
+    }
+    return 0;
+}
+
+int ip_exec_mem(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, uint32_t group, uint32_t exec)
+{
+    (void)group;
+    switch (in->op) {
+    case IR_OP_LD: case IR_OP_LDU: return exec_ld(c, w, in, f, exec);
+    case IR_OP_ST: return exec_st(c, w, in, f, exec);
+    case IR_OP_ATOM: case IR_OP_RED: return exec_atom(c, w, in, f, exec);
+    case IR_OP_CVTA: case IR_OP_ISSPACEP: case IR_OP_MAPA: case IR_OP_GETCTARANK:
+        return exec_addrconv(c, w, in, f, exec);
+    case IR_OP_PREFETCH: case IR_OP_PREFETCHU:
+        return 0;
+    default:
+        return -2;
+    }
+}
+
+/* ---- barriers -------------------------------------------------------------------------- */
+
+static int exec_bar(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, uint32_t group, uint32_t exec)
+{
+    ip_cta *t = w->cta;
+    bool arrive = ir_has(in, IR_M_ARRIVE), red = ir_has(in, IR_M_RED);
+    int k = red ? 1 : 0;      /* bar.red has the destination first */
+    FOR_LANES(group, l) w->pc[l]++;
+    if (!exec)
+        return 1;
+    uint32_t l0 = (uint32_t)__builtin_ctz(exec);
+    uint32_t id = (uint32_t)ip_opd(c, w, f, in, k, l0);
+    if (id >= IP_NBAR)
+        return ip_error(c, INTERP_FAULT, w, (int)l0, c->xfunc, c->xpc, "barrier number %u (0..15)", id);
+    ip_bar *b = &t->bar[id];
+    int nop = in->nopd;
+    bool has_count = red ? nop >= 4 : nop >= 2;
+    if (has_count) {
+        uint32_t cnt = (uint32_t)ip_opd(c, w, f, in, k + 1, l0);
+        if (cnt == 0 || cnt % 32 || cnt > c->plan->nthreads + 31)
+            return ip_error(c, INTERP_FAULT, w, (int)l0, c->xfunc, c->xpc,
+                            "barrier thread count %u must be a non-zero multiple of 32 and at most the CTA size",
+                            cnt);
+        if (cnt > c->plan->nthreads) cnt = c->plan->nthreads;
+        b->expected = cnt;
+    }
+    if (red) {
+        if (!b->arrived) {
+            b->red_and = 1;
+            b->red_or = 0;
+            b->red_popc = 0;
+        }
+        b->red_op = in->redop ? in->redop : IR_M_OP_POPC;
+        int pk = nop - 1;
+        FOR_LANES(exec, l) {
+            bool p = ip_opd(c, w, f, in, pk, l) != 0;
+            b->red_popc += p;
+            b->red_and &= p;
+            b->red_or |= p;
+        }
+    }
+    FOR_LANES(exec, l) {
+        b->arrived++;
+        if (!arrive) {
+            w->st[l] = INTERP_T_BAR;
+            w->wait[l] = id;
+            w->wait_aux[l] = red && in->opd[0].kind == IR_OPD_REG ? in->opd[0].u.reg : UINT32_MAX;
+        }
+    }
+    c->effects++;
+    ip_bar_check(c, t, (int)id);
+    return 1;
+}
+
+static int exec_cbar(interp_ctx *c, ip_warp *w, const ir_instr *in, uint32_t group, uint32_t exec)
+{
+    ip_cluster *cl = &c->cl;
+    bool wait = ir_has(in, IR_M_WAIT), arrive = ir_has(in, IR_M_ARRIVE) || !wait;
+    FOR_LANES(group, l) w->pc[l]++;
+    if (arrive) {
+        FOR_LANES(exec, l) {
+            w->cbar_phase[l] = cl->cbar_phase + 1;
+            cl->cbar_arrived++;
+        }
+        c->effects++;
+    }
+    if (wait) {
+        FOR_LANES(exec, l) {
+            if (w->cbar_phase[l] && w->cbar_phase[l] > cl->cbar_phase)
+                w->st[l] = INTERP_T_CLUSTER_BAR;
+            else
+                w->cbar_phase[l] = 0;
+        }
+    }
+    ip_cbar_check(c);
+    return 1;
+}
+
+/* ---- warp collectives ------------------------------------------------------------------ */
+
+static int exec_warp(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, uint32_t exec)
+{
+    uint64_t src[IP_WARP], d[IP_WARP];
+    uint8_t pv[IP_WARP];
+    const ir_function *fn = ip_func(c, f->func);
+    const ir_operand *dst = &in->opd[0];
+    int t = in->types[0];
+    switch (in->op) {
+    case IR_OP_ACTIVEMASK:
+        FOR_LANES(exec, l) wreg(c, f, dst->u.reg, l, exec);
+        return 0;
+    case IR_OP_ELECT: {
+        if (!exec) return 0;
+        uint32_t l0 = (uint32_t)__builtin_ctz(exec);
+        uint32_t mm = (uint32_t)ip_opd(c, w, f, in, in->nopd - 1, l0);
+        uint32_t part = exec & mm;
+        uint32_t leader = part ? (uint32_t)__builtin_ctz(part) : 0;
+        FOR_LANES(exec, l) {
+            const ir_operand *e0 = vec_elem(fn, dst, 0), *e1 = vec_elem(fn, dst, 1);
+            if (dst->kind == IR_OPD_REG) e1 = NULL;
+            if (e0 && e0->kind == IR_OPD_REG) wreg(c, f, e0->u.reg, l, leader);
+            if (e1 && e1->kind == IR_OPD_REG) wreg(c, f, e1->u.reg, l, l == leader);
+        }
+        return 0;
+    }
+    default: break;
+    }
+    FOR_LANES(exec, l) src[l] = ip_opd(c, w, f, in, 1, l);
+    uint32_t l0 = exec ? (uint32_t)__builtin_ctz(exec) : 0;
+    uint32_t mm = exec ? (uint32_t)ip_opd(c, w, f, in, in->nopd - 1, l0) : 0;
+    uint32_t part = exec & mm;
+    switch (in->op) {
+    case IR_OP_VOTE: {
+        uint32_t ballot = 0;
+        FOR_LANES(part, l) ballot |= (uint32_t)(src[l] != 0) << l;
+        FOR_LANES(exec, l) {
+            if (ir_has(in, IR_M_BALLOT)) d[l] = ballot;
+            else if (ir_has(in, IR_M_ALL)) d[l] = ballot == part;
+            else if (ir_has(in, IR_M_ANY)) d[l] = ballot != 0;
+            else d[l] = ballot == 0 || ballot == part;     /* uni */
+        }
+        break;
+    }
+    case IR_OP_MATCH: {
+        bool all = ir_has(in, IR_M_ALL);
+        unsigned bits = tbits(t);
+        uint64_t m = bits >= 64 ? ~0ull : (1ull << bits) - 1;
+        bool every = true;
+        FOR_LANES(part, l) if ((src[l] & m) != (src[l0] & m)) every = false;
+        FOR_LANES(exec, l) {
+            uint32_t same = 0;
+            FOR_LANES(part, j) if ((src[j] & m) == (src[l] & m)) same |= 1u << j;
+            if (all) { d[l] = every ? part : 0; pv[l] = every; }
+            else d[l] = same;
+        }
+        if (all)
+            FOR_LANES(exec, l) {
+                const ir_operand *e1 = dst->kind == IR_OPD_VEC ? vec_elem(fn, dst, 1) : NULL;
+                if (e1 && e1->kind == IR_OPD_REG) wreg(c, f, e1->u.reg, l, pv[l]);
+            }
+        break;
+    }
+    case IR_OP_REDUX: {
+        uint64_t acc = 0;
+        bool first = true, sg = tkind(t) == 's';
+        FOR_LANES(part, l) {
+            uint32_t v = (uint32_t)src[l];
+            if (first) { acc = v; first = false; continue; }
+            switch (in->redop) {
+            case IR_M_OP_ADD: acc = (uint32_t)(acc + v); break;
+            case IR_M_OP_MIN: acc = sg ? (uint32_t)((int32_t)acc < (int32_t)v ? acc : v) : (acc < v ? acc : v); break;
+            case IR_M_OP_MAX: acc = sg ? (uint32_t)((int32_t)acc > (int32_t)v ? acc : v) : (acc > v ? acc : v); break;
+            case IR_M_AND: acc &= v; break;
+            case IR_M_OR: acc |= v; break;
+            case IR_M_XOR: acc ^= v; break;
+            default: break;
+            }
+        }
+        FOR_LANES(exec, l) d[l] = acc;
+        break;
+    }
+    case IR_OP_SHFL: {
+        FOR_LANES(exec, l) {
+            uint32_t b = (uint32_t)ip_opd(c, w, f, in, 2, l) & 31, cc = (uint32_t)ip_opd(c, w, f, in, 3, l);
+            uint32_t cval = cc & 31, mask = (cc >> 8) & 31;
+            uint32_t maxl = (l & mask) | (cval & ~mask), minl = l & mask;
+            int32_t j;
+            bool p;
+            if (ir_has(in, IR_M_UP)) { j = (int32_t)l - (int32_t)b; p = j >= (int32_t)maxl; }
+            else if (ir_has(in, IR_M_DOWN)) { j = (int32_t)(l + b); p = j <= (int32_t)maxl; }
+            else if (ir_has(in, IR_M_BFLY)) { j = (int32_t)(l ^ b); p = j <= (int32_t)maxl; }
+            else { j = (int32_t)(minl | (b & ~mask)); p = j <= (int32_t)maxl; }
+            if (!p) j = (int32_t)l;
+            /* a source lane outside the group: its register as it stands */
+            d[l] = (exec >> j & 1) ? src[j] : f->regs[in->opd[1].kind == IR_OPD_REG ? in->opd[1].u.reg * IP_WARP + (uint32_t)j : 0];
+            if (in->opd[1].kind != IR_OPD_REG) d[l] = src[l];
+            pv[l] = p;
+        }
+        FOR_LANES(exec, l) {
+            const ir_operand *e1 = dst->kind == IR_OPD_VEC ? vec_elem(fn, dst, 1) : NULL;
+            if (e1 && e1->kind == IR_OPD_REG) wreg(c, f, e1->u.reg, l, pv[l]);
+        }
+        break;
+    }
+    default:
+        return -2;
+    }
+    const ir_operand *e0 = dst->kind == IR_OPD_VEC ? vec_elem(fn, dst, 0) : dst;
+    if (e0 && e0->kind == IR_OPD_REG)
+        FOR_LANES(exec, l) wreg(c, f, e0->u.reg, l, d[l]);
+    return 0;
+}
+
+/* ---- mbarrier -------------------------------------------------------------------------- */
+
+static int mbar_fault(interp_ctx *c, ip_warp *w, uint32_t l, uint32_t off, int oc, const char *why)
+{
+    return ip_error(c, INTERP_FAULT, w, (int)l, c->xfunc, c->xpc, "%s (mbarrier at shared 0x%x of CTA rank %d)",
+                    why, off, oc);
+}
+
+static int exec_mbar(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, uint32_t exec)
+{
+    char why[256];
+    const char *name = ir_ops[in->op].name;
+    if (in->op == IR_OP_MBARRIER_PENDING_COUNT) {
+        FOR_LANES(exec, l)
+            wreg(c, f, in->opd[0].u.reg, l, ip_mbar_pending(ip_opd(c, w, f, in, 1, l)));
+        return 0;
+    }
+    /* address operand: first ADDR operand */
+    int ak = in->opd[0].kind == IR_OPD_ADDR ? 0 : 1;
+    FOR_LANES(exec, l) {
+        int sp;
+        uint64_t a = ip_addr(c, w, f, in, ak, l, &sp);
+        ip_ptr p = ip_resolve(c, w, (int)l, space_norm(sp), a, 8, 8, name);
+        if (!p.p)
+            return c->res.status;
+        if (p.cta < 0)
+            return ip_error(c, INTERP_FAULT, w, (int)l, c->xfunc, c->xpc,
+                            "%s on address 0x%llx, which is not shared memory", name, (unsigned long long)a);
+        uint64_t word;
+        memcpy(&word, p.p, 8);
+        int rc = 0;
+        uint64_t token = 0;
+        switch (in->op) {
+        case IR_OP_MBARRIER_INIT:
+            rc = ip_mbar_init(&word, (uint32_t)ip_opd(c, w, f, in, 1, l), why, sizeof why);
+            break;
+        case IR_OP_MBARRIER_INVAL:
+            word = 0;
+            break;
+        case IR_OP_MBARRIER_EXPECT_TX:
+            rc = ip_mbar_expect_tx(&word, (uint32_t)ip_opd(c, w, f, in, 1, l), why, sizeof why);
+            break;
+        case IR_OP_MBARRIER_COMPLETE_TX:
+            rc = ip_mbar_complete_tx(&word, (uint32_t)ip_opd(c, w, f, in, 1, l), why, sizeof why);
+            break;
+        case IR_OP_MBARRIER_ARRIVE:
+        case IR_OP_MBARRIER_ARRIVE_DROP: {
+            bool etx = ir_has(in, IR_M_EXPECT_TX);
+            uint32_t cnt = 1, tx = 0;
+            if (in->nopd > ak + 1) {
+                uint32_t v = (uint32_t)ip_opd(c, w, f, in, ak + 1, l);
+                if (etx) tx = v; else cnt = v;
+            }
+            rc = ip_mbar_arrive(&word, cnt, in->op == IR_OP_MBARRIER_ARRIVE_DROP, etx, tx, &token, why, sizeof why);
+            if (!rc && ak == 1 && in->opd[0].kind == IR_OPD_REG)
+                wreg(c, f, in->opd[0].u.reg, l, token);
+            break;
+        }
+        case IR_OP_MBARRIER_TEST_WAIT:
+        case IR_OP_MBARRIER_TRY_WAIT: {
+            if (!(word >> 62 & 1)) {
+                snprintf(why, sizeof why, "%s on an mbarrier that is not initialised", name);
+                rc = -1;
+                break;
+            }
+            bool par = ir_has(in, IR_M_PARITY);
+            uint64_t arg = ip_opd(c, w, f, in, 2, l);
+            bool ok = ip_mbar_test(word, par, arg);
+            const ir_operand *d = &in->opd[0];
+            if (d->kind == IR_OPD_REG)
+                wreg(c, f, d->u.reg, l, ok);
+            if (!ok) {
+                w->polling |= 1u << l;
+                w->wait[l] = p.soff;
+                w->wait_cta[l] = p.cta;
+                w->wait_aux[l] = par ? (uint32_t)(arg & 1) : (uint32_t)(arg >> 63);
+            }
+            continue;
+        }
+        default:
+            return -2;
+        }
+        if (rc)
+            return mbar_fault(c, w, l, p.soff, p.cta, why);
+        memcpy(p.p, &word, 8);
+        c->effects++;
+    }
+    return 0;
+}
+
+static int exec_bulk_wait(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, uint32_t group, uint32_t exec)
+{
+    if (in->op == IR_OP_CP_ASYNC_BULK_COMMIT_GROUP) {
+        FOR_LANES(exec, l) w->bulk_seq[l]++;
+        FOR_LANES(group, l) w->pc[l]++;
+        return 1;
+    }
+    uint32_t n = exec ? (uint32_t)ip_opd(c, w, f, in, 0, (uint32_t)__builtin_ctz(exec)) : 0;
+    FOR_LANES(group, l) {
+        if ((exec >> l & 1) &&
+            (uint32_t)ip_async_pending_groups(c, w->cta->slot, w->id, (int)l, w->bulk_seq[l]) > n) {
+            w->st[l] = INTERP_T_BULK_WAIT;   /* re-executes after a landing */
+            continue;
+        }
+        w->pc[l]++;
+    }
+    return 1;
+}
+
+static int exec_tensormap(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, uint32_t exec)
+{
+    FOR_LANES(exec, l) {
+        int sp;
+        uint64_t a = ip_addr(c, w, f, in, 0, l, &sp);
+        ip_ptr p = ip_resolve(c, w, (int)l, space_norm(sp), a, 128, 64, ir_ops[in->op].name);
+        if (!p.p)
+            return c->res.status;
+        if (in->op == IR_OP_TENSORMAP_CP_FENCEPROXY) {
+            int sp2;
+            uint64_t s = ip_addr(c, w, f, in, 1, l, &sp2);
+            int srcsp = in->space2 ? in->space2 : sp2;
+            ip_ptr q = ip_resolve(c, w, (int)l, space_norm(srcsp), s, 128, 64, ir_ops[in->op].name);
+            if (!q.p)
+                return c->res.status;
+            memcpy(p.p, q.p, 128);
+            ip_note_write(c, a, 128);
+            continue;
+        }
+        tma_map m;
+        char why[256];
+        if (tma_decode(p.p, &m, why, sizeof why))
+            return ip_error(c, INTERP_FAULT, w, (int)l, c->xfunc, c->xpc,
+                            "tensormap.replace on bytes that are not a valid tensor map: %s", why);
+        uint32_t ord = in->nopd > 2 ? (uint32_t)ip_opd(c, w, f, in, 1, l) : 0;
+        uint64_t v = ip_opd(c, w, f, in, in->nopd - 1, l);
+        if (ord > 4) ord = 4;
+        if (ir_has(in, IR_M_GLOBAL_ADDRESS)) m.global_address = v;
+        else if (ir_has(in, IR_M_RANK)) m.rank = (uint8_t)(v + 1);
+        else if (ir_has(in, IR_M_BOX_DIM)) m.box_dim[ord] = (uint32_t)v;
+        else if (ir_has(in, IR_M_GLOBAL_DIM)) m.global_dim[ord] = (uint32_t)v;
+        else if (ir_has(in, IR_M_GLOBAL_STRIDE)) m.global_strides[ord + 1] = v;
+        else if (ir_has(in, IR_M_ELEMENT_STRIDE)) m.element_strides[ord] = (uint32_t)v;
+        else if (ir_has(in, IR_M_ELEMTYPE)) m.data_type = (uint8_t)v;
+        else if (ir_has(in, IR_M_INTERLEAVE_LAYOUT)) m.interleave = (uint8_t)v;
+        else if (ir_has(in, IR_M_SWIZZLE_MODE)) m.swizzle = (uint8_t)v;
+        else if (ir_has(in, IR_M_FILL_MODE)) m.oob_fill = (uint8_t)v;
+        else
+            return ip_error(c, INTERP_UNSUPPORTED, NULL, 0, c->xfunc, c->xpc, "tensormap.replace of this field");
+        tma_pack(&m, p.p);
+        ip_note_write(c, a, 128);
+    }
+    return 0;
+}
+
+int ip_exec_sync(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, uint32_t group, uint32_t exec)
+{
+    switch (in->op) {
+    case IR_OP_BAR: case IR_OP_BARRIER:
+        return exec_bar(c, w, in, f, group, exec);
+    case IR_OP_BARRIER_CLUSTER:
+        return exec_cbar(c, w, in, group, exec);
+    case IR_OP_BAR_WARP_SYNC: case IR_OP_MEMBAR: case IR_OP_FENCE: case IR_OP_GRIDDEPCONTROL:
+    case IR_OP_NANOSLEEP: case IR_OP_PMEVENT: case IR_OP_SETMAXNREG:
+        return 0;
+    case IR_OP_VOTE: case IR_OP_MATCH: case IR_OP_REDUX: case IR_OP_SHFL: case IR_OP_ACTIVEMASK:
+    case IR_OP_ELECT:
+        return exec_warp(c, w, in, f, exec);
+    case IR_OP_MBARRIER_INIT: case IR_OP_MBARRIER_INVAL: case IR_OP_MBARRIER_EXPECT_TX:
+    case IR_OP_MBARRIER_COMPLETE_TX: case IR_OP_MBARRIER_ARRIVE: case IR_OP_MBARRIER_ARRIVE_DROP:
+    case IR_OP_MBARRIER_TEST_WAIT: case IR_OP_MBARRIER_TRY_WAIT: case IR_OP_MBARRIER_PENDING_COUNT:
+        return exec_mbar(c, w, in, f, exec);
+    case IR_OP_CP_ASYNC_BULK_COMMIT_GROUP: case IR_OP_CP_ASYNC_BULK_WAIT_GROUP:
+        return exec_bulk_wait(c, w, in, f, group, exec);
+    case IR_OP_CP_ASYNC_BULK: case IR_OP_CP_REDUCE_ASYNC_BULK: case IR_OP_CP_ASYNC_BULK_PREFETCH:
+    case IR_OP_CP_ASYNC_BULK_TENSOR: case IR_OP_CP_REDUCE_ASYNC_BULK_TENSOR:
+    case IR_OP_CP_ASYNC_BULK_PREFETCH_TENSOR:
+        return ip_async_issue(c, w, in, f, exec);
+    case IR_OP_TENSORMAP_REPLACE: case IR_OP_TENSORMAP_CP_FENCEPROXY:
+        return exec_tensormap(c, w, in, f, exec);
+    default:
+        return -2;
+    }
+}

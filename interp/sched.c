@@ -1,0 +1,807 @@
+/* sched.c — the warp scheduler, the step API and the deadlock detector.
+ *
+ * Divergence rule.  Each thread has its own (frame, PC).  A warp step runs
+ * the group of the warp's runnable threads that share the deepest call
+ * frame and, within it, the lowest instruction index; those threads execute
+ * the instruction together (they are the "active mask" that shfl.sync,
+ * vote, bar.sync, elect.sync see).  Because the lowest PC always runs
+ * first, the threads of an if/else meet again at the first instruction
+ * after both paths: the path at the lower PC runs until it catches up.
+ * Threads blocked at a barrier are not runnable, so the warp runs its other
+ * threads meanwhile (independent thread scheduling): in `load_tile`, lanes
+ * 1..31 wait at a bar.sync while lane 0 runs further down to issue the TMA.
+ *
+ * Warps take turns round-robin, IP_QUANTUM instructions at a time.
+ *
+ * Waiting and polling.  Threads blocked at bar.sync / barrier.cluster.wait
+ * / cp.async.bulk.wait_group do not run until released.  A thread whose
+ * mbarrier.try_wait / test_wait returned false is a *poller*: it stays
+ * parked at the instruction after the wait and runs only when nothing else
+ * can — so its %clock64-bounded loop never times out while work is still
+ * possible.  When no thread is runnable except pollers:
+ *   1. an in-flight async operation lands (policy `deferred`), else
+ *   2. the pollers whose barrier phase has now completed run, else
+ *   3. every poller runs once more (a re-poll round: it may do something
+ *      other than wait), and if that round changed no memory, no barrier
+ *      and issued nothing, the run stops with a deadlock report.
+ * So a phase that can never complete is reported as a deadlock instead of
+ * spinning until the kernel's own clock bound expires (the conformance
+ * corpus removed exactly the cases whose phase never completed).  This is
+ * a documented choice; hardware would spin and then take the timeout path.
+ *
+ * %clock64 is the cluster's count of warp instructions (plus a base), so
+ * 2^31 cycles of a poll bound are 2^31 instructions away.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "interp/internal.h"
+
+/* ---- errors ------------------------------------------------------------------ */
+
+static size_t append(char *buf, size_t len, size_t at, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static size_t append(char *buf, size_t len, size_t at, const char *fmt, ...)
+{
+    if (at >= len)
+        return at;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf + at, len - at, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return at;
+    return at + (size_t)n >= len ? len - 1 : at + (size_t)n;
+}
+
+int interp_where(const interp_ctx *c, int func, uint32_t pc, char *buf, size_t len)
+{
+    const ir_module *m = c->plan->mod;
+    if (func < 0 || (uint32_t)func >= m->nfuncs || pc >= m->funcs[func].ninstrs)
+        return snprintf(buf, len, "(no instruction)");
+    const ir_instr *in = &m->funcs[func].instrs[pc];
+    const char *file = m->path ? m->path : "<ptx>";
+    if (in->loc.file && in->loc.file < m->nfiles && m->files[in->loc.file])
+        file = m->files[in->loc.file];
+    size_t sl = 0;
+    const char *src = ir_source_line(m, in->loc.line, &sl);
+    while (src && sl && (*src == ' ' || *src == '\t')) {
+        src++;
+        sl--;
+    }
+    if (src)
+        return snprintf(buf, len, "%s:%u: %.*s", file, in->loc.line, (int)sl, src);
+    return snprintf(buf, len, "%s:%u", file, in->loc.line);
+}
+
+static size_t who(const interp_ctx *c, const ip_warp *w, int lane, char *buf, size_t len, size_t at)
+{
+    const ip_cta *t = w->cta;
+    const interp_launch *l = &c->plan->launch;
+    uint32_t lin = (uint32_t)w->id * 32 + (uint32_t)lane;
+    uint32_t tx = lin % l->block[0], ty = lin / l->block[0] % l->block[1],
+             tz = lin / l->block[0] / l->block[1];
+    at = append(buf, len, at, "CTA (%u,%u,%u) warp %d lane %d (thread (%u,%u,%u))",
+                t->ctaid[0], t->ctaid[1], t->ctaid[2], w->id, lane, tx, ty, tz);
+    if (c->plan->cta_per_cluster > 1)
+        at = append(buf, len, at, ", cluster rank %d", t->slot);
+    return at;
+}
+
+int ip_error(interp_ctx *c, int status, const ip_warp *w, int lane, int func, uint32_t pc,
+             const char *fmt, ...)
+{
+    if (c->res.status != INTERP_OK)
+        return c->res.status;
+    char *buf = c->res.msg;
+    size_t len = sizeof c->res.msg, at = 0;
+    static const char *const kind[] = { "ok", "fault", "deadlock", "not supported", "trap",
+                                        "launch error", "step limit" };
+    at = append(buf, len, at, "%s: ", kind[status]);
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf + at, len - at, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        at = at + (size_t)n >= len ? len - 1 : at + (size_t)n;
+    if (w) {
+        at = append(buf, len, at, "\n  by ");
+        at = who(c, w, lane, buf, len, at);
+    }
+    if (func >= 0) {
+        char where[512];
+        interp_where(c, func, pc, where, sizeof where);
+        at = append(buf, len, at, "\n  at %s", where);
+    }
+    c->res.status = status;
+    c->err_cluster = c->cl.index;
+    c->finished = true;
+    if (c->shared_stop) {
+        uint64_t cur = __atomic_load_n(c->shared_stop, __ATOMIC_SEQ_CST);
+        while (c->cl.index < cur &&
+               !__atomic_compare_exchange_n(c->shared_stop, &cur, c->cl.index, false,
+                                            __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+            ;
+    }
+    return status;
+}
+
+/* ---- barriers ------------------------------------------------------------------ */
+
+void ip_bar_check(interp_ctx *c, ip_cta *t, int id)
+{
+    ip_bar *b = &t->bar[id];
+    if (!b->arrived)
+        return;
+    uint32_t need = b->expected ? b->expected : t->live;
+    if (b->arrived < need)
+        return;
+    uint32_t result = 0;
+    switch (b->red_op) {
+    case IR_M_OP_POPC: result = b->red_popc; break;
+    case IR_M_AND: result = b->red_and; break;
+    case IR_M_OR: result = b->red_or; break;
+    default: break;
+    }
+    for (int wi = 0; wi < t->nwarps; wi++) {
+        ip_warp *w = &t->warps[wi];
+        for (int ln = 0; ln < w->nlanes; ln++) {
+            if (w->st[ln] != INTERP_T_BAR || w->wait[ln] != (uint64_t)id)
+                continue;
+            w->st[ln] = INTERP_T_READY;
+            if (b->red_op && w->wait_aux[ln] != UINT32_MAX) {
+                ip_frame *f = ip_lane_frame(w, ln);
+                uint32_t slot = w->wait_aux[ln];
+                uint64_t v = result;
+                if (slot < f->nregs)
+                    f->regs[slot * IP_WARP + (unsigned)ln] = v & c->plan->regmask[f->func][slot];
+            }
+        }
+    }
+    memset(b, 0, sizeof *b);
+    c->effects++;
+}
+
+void ip_cbar_check(interp_ctx *c)
+{
+    ip_cluster *cl = &c->cl;
+    if (!cl->cbar_arrived || cl->cbar_arrived < cl->live)
+        return;
+    cl->cbar_phase++;
+    cl->cbar_arrived = 0;
+    for (int i = 0; i < cl->ncta; i++) {
+        ip_cta *t = &cl->ctas[i];
+        for (int wi = 0; wi < t->nwarps; wi++) {
+            ip_warp *w = &t->warps[wi];
+            for (int ln = 0; ln < w->nlanes; ln++)
+                if (w->st[ln] == INTERP_T_CLUSTER_BAR && w->cbar_phase[ln] <= cl->cbar_phase) {
+                    w->st[ln] = INTERP_T_READY;
+                    w->cbar_phase[ln] = 0;
+                }
+        }
+    }
+    c->effects++;
+}
+
+void ip_thread_exit(interp_ctx *c, ip_warp *w, int lane)
+{
+    if (w->st[lane] == INTERP_T_EXITED)
+        return;
+    w->st[lane] = INTERP_T_EXITED;
+    w->exited |= 1u << lane;
+    w->polling &= ~(1u << lane);
+    ip_cta *t = w->cta;
+    t->live--;
+    t->cl->live--;
+    c->effects++;
+    for (int b = 0; b < IP_NBAR; b++)
+        ip_bar_check(c, t, b);
+    ip_cbar_check(c);
+}
+
+/* ---- group selection ------------------------------------------------------------- */
+
+static uint32_t ready_mask(const ip_warp *w)
+{
+    uint32_t m = 0;
+    for (int ln = 0; ln < w->nlanes; ln++)
+        m |= (uint32_t)(w->st[ln] == INTERP_T_READY) << ln;
+    return m;
+}
+
+/* The lanes of `cand` sharing the deepest frame and, in it, the lowest PC. */
+static uint32_t pick_group(const ip_warp *w, uint32_t cand)
+{
+    int best = -1;
+    uint32_t bseq = 0, bpc = 0;
+    for (uint32_t m = cand; m; m &= m - 1) {
+        int ln = __builtin_ctz(m);
+        uint32_t seq = w->frames[w->fr[ln]].seq, pc = w->pc[ln];
+        if (best < 0 || seq > bseq || (seq == bseq && pc < bpc)) {
+            best = ln;
+            bseq = seq;
+            bpc = pc;
+        }
+    }
+    if (best < 0)
+        return 0;
+    uint32_t g = 0;
+    uint16_t fr = w->fr[best];
+    for (uint32_t m = cand; m; m &= m - 1) {
+        int ln = __builtin_ctz(m);
+        if (w->fr[ln] == fr && w->pc[ln] == bpc)
+            g |= 1u << ln;
+    }
+    return g;
+}
+
+static uint64_t rng_next(interp_ctx *c)
+{
+    uint64_t x = c->rng;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    c->rng = x;
+    return x;
+}
+
+/* ---- deadlock report --------------------------------------------------------------- */
+
+static const char *state_name(int st)
+{
+    switch (st) {
+    case INTERP_T_BAR: return "bar.sync";
+    case INTERP_T_CLUSTER_BAR: return "barrier.cluster.wait";
+    case INTERP_T_MBAR_POLL: return "mbarrier wait";
+    case INTERP_T_BULK_WAIT: return "cp.async.bulk.wait_group";
+    default: return "ready";
+    }
+}
+
+static void deadlock(interp_ctx *c)
+{
+    char *buf = c->res.msg;
+    size_t len = sizeof c->res.msg, at = 0;
+    ip_cluster *cl = &c->cl;
+    at = append(buf, len, at, "deadlock: every thread waits and nothing in flight can wake one");
+    for (int i = 0; i < cl->ncta; i++) {
+        ip_cta *t = &cl->ctas[i];
+        for (int wi = 0; wi < t->nwarps; wi++) {
+            ip_warp *w = &t->warps[wi];
+            uint32_t done = w->exited | ~w->valid;
+            while (done != 0xffffffffu) {
+                int l0 = __builtin_ctz(~done);
+                uint32_t grp = 0;
+                for (int ln = l0; ln < w->nlanes; ln++)
+                    if (!(done >> ln & 1) && w->st[ln] == w->st[l0] && w->pc[ln] == w->pc[l0] &&
+                        w->fr[ln] == w->fr[l0] && w->wait[ln] == w->wait[l0] &&
+                        (w->polling >> ln & 1) == (w->polling >> l0 & 1))
+                        grp |= 1u << ln;
+                done |= grp;
+                int st = (w->polling >> l0 & 1) ? INTERP_T_MBAR_POLL : w->st[l0];
+                int func = w->frames[w->fr[l0]].func;
+                uint32_t pc = w->pc[l0];
+                /* a poller is parked after its wait: name the wait itself */
+                if (st == INTERP_T_MBAR_POLL && pc > 0)
+                    pc--;
+                char where[400];
+                interp_where(c, func, pc, where, sizeof where);
+                at = append(buf, len, at, "\n  CTA (%u,%u,%u) warp %d lanes 0x%08x: %s at %s",
+                            t->ctaid[0], t->ctaid[1], t->ctaid[2], w->id, grp, state_name(st), where);
+                if (st == INTERP_T_BAR) {
+                    ip_bar *b = &t->bar[w->wait[l0] & 15];
+                    at = append(buf, len, at, "\n      barrier %u: %u of %u threads arrived",
+                                (unsigned)w->wait[l0], b->arrived, b->expected ? b->expected : t->live);
+                } else if (st == INTERP_T_CLUSTER_BAR) {
+                    at = append(buf, len, at, "\n      cluster barrier: %u of %u threads arrived",
+                                cl->cbar_arrived, cl->live);
+                } else if (st == INTERP_T_MBAR_POLL) {
+                    int oc = w->wait_cta[l0];
+                    uint32_t off = (uint32_t)w->wait[l0];
+                    interp_mbar mb = { 0 };
+                    if (oc >= 0 && oc < cl->ncta && off + 8 <= cl->ctas[oc].smem_size) {
+                        uint64_t word;
+                        memcpy(&word, cl->ctas[oc].smem + off, 8);
+                        interp_mbar_decode(word, &mb);
+                    }
+                    at = append(buf, len, at,
+                                "\n      mbarrier at shared 0x%x (CTA rank %d): %s, phase parity %u, "
+                                "%u of %u arrivals pending, tx-count %d bytes outstanding; waits for "
+                                "the phase with parity %u to complete",
+                                off, oc, mb.initialised ? "initialised" : "NOT initialised",
+                                mb.phase, mb.pending, mb.expected, mb.tx, w->wait_aux[l0] & 1);
+                }
+            }
+        }
+    }
+    if (c->nops == 0)
+        at = append(buf, len, at, "\n  no asynchronous operation in flight");
+    for (int i = 0; i < c->nops; i++) {
+        char d[512];
+        interp_inflight_describe(c, i, d, sizeof d);
+        at = append(buf, len, at, "\n  in flight: %s", d);
+    }
+    c->res.status = INTERP_DEADLOCK;
+    c->err_cluster = cl->index;
+    c->finished = true;
+    if (c->shared_stop) {
+        uint64_t cur = __atomic_load_n(c->shared_stop, __ATOMIC_SEQ_CST);
+        while (cl->index < cur &&
+               !__atomic_compare_exchange_n(c->shared_stop, &cur, cl->index, false,
+                                            __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+            ;
+    }
+}
+
+/* Is poller (w, ln)'s barrier phase complete now? */
+static bool poll_satisfied(const interp_ctx *c, const ip_warp *w, int ln)
+{
+    int oc = w->wait_cta[ln];
+    uint32_t off = (uint32_t)w->wait[ln];
+    if (oc < 0 || oc >= c->cl.ncta || off + 8 > c->cl.ctas[oc].smem_size)
+        return true;
+    uint64_t word;
+    memcpy(&word, c->cl.ctas[oc].smem + off, 8);
+    return ip_mbar_test(word, true, w->wait_aux[ln]);
+}
+
+/* ---- stepping ------------------------------------------------------------------------ */
+
+static bool start_next_cluster(interp_ctx *c)
+{
+    uint64_t idx;
+    if (c->shared_next) {
+        idx = __atomic_fetch_add(c->shared_next, 1, __ATOMIC_SEQ_CST);
+        if (idx >= __atomic_load_n(c->shared_stop, __ATOMIC_SEQ_CST))
+            return false;
+    } else {
+        idx = c->next_cluster++;
+    }
+    if (idx >= c->plan->nclusters)
+        return false;
+    if (!ip_cluster_start(c, idx)) {
+        ip_error(c, INTERP_LAUNCH_ERROR, NULL, 0, -1, 0, "out of memory creating cluster %llu",
+                 (unsigned long long)idx);
+        return false;
+    }
+    return true;
+}
+
+static void ev_clear(interp_event *ev, int kind)
+{
+    ev->kind = kind;
+    ev->cta = -1;
+    ev->warp = -1;
+    ev->lanes = 0;
+    ev->func = -1;
+    ev->pc = 0;
+    ev->op = -1;
+}
+
+static int finish_event(interp_ctx *c, interp_event *ev)
+{
+    ev_clear(ev, c->res.status == INTERP_OK ? INTERP_EV_DONE : INTERP_EV_ERROR);
+    c->finished = true;
+    return ev->kind;
+}
+
+/* Execute one instruction of warp w among the lanes of `cand`. */
+static int run_warp(interp_ctx *c, ip_warp *w, uint32_t cand, interp_event *ev)
+{
+    uint32_t g = pick_group(w, cand);
+    int ln = __builtin_ctz(g);
+    ip_frame *f = ip_lane_frame(w, ln);
+    ev_clear(ev, INTERP_EV_NONE);
+    ev->cta = w->cta->slot;
+    ev->warp = w->id;
+    ev->lanes = g;
+    ev->func = f->func;
+    ev->pc = w->pc[ln];
+    if (c->bp && c->bp[f->func] && c->bp[f->func][w->pc[ln]]) {
+        if (!w->break_skip) {
+            w->break_skip = true;
+            ev->kind = INTERP_EV_BREAK;
+            return ev->kind;
+        }
+    }
+    w->break_skip = false;
+    if (c->plan->launch.max_steps && c->steps >= c->plan->launch.max_steps) {
+        ip_error(c, INTERP_STEP_LIMIT, w, ln, f->func, w->pc[ln],
+                 "the launch's step limit (%llu warp instructions) was reached",
+                 (unsigned long long)c->plan->launch.max_steps);
+        return finish_event(c, ev);
+    }
+    c->steps++;
+    c->thread_instrs += (uint64_t)__builtin_popcount(g);
+    c->cl.clock++;
+    if (ip_exec(c, w, g) != 0)
+        return finish_event(c, ev);
+    if (c->watch_hit) {
+        c->watch_hit = false;
+        ev->kind = INTERP_EV_WATCH;
+    }
+    return ev->kind;
+}
+
+static int land_one(interp_ctx *c, int i, interp_event *ev)
+{
+    ev_clear(ev, INTERP_EV_LANDED);
+    ev->op = c->ops[i].id;
+    ev->func = c->ops[i].func;
+    ev->pc = c->ops[i].pc;
+    ev->cta = c->ops[i].cta;
+    ev->warp = c->ops[i].warp;
+    if (ip_async_land(c, i) != 0)
+        return finish_event(c, ev);
+    /* threads waiting for bulk groups re-check */
+    ip_cluster *cl = &c->cl;
+    for (int t = 0; t < cl->ncta; t++)
+        for (int wi = 0; wi < cl->ctas[t].nwarps; wi++) {
+            ip_warp *w = &cl->ctas[t].warps[wi];
+            for (int ln = 0; ln < w->nlanes; ln++)
+                if (w->st[ln] == INTERP_T_BULK_WAIT)
+                    w->st[ln] = INTERP_T_READY;
+        }
+    return ev->kind;
+}
+
+static int sched_step(interp_ctx *c, interp_event *ev)
+{
+    if (c->finished)
+        return finish_event(c, ev);
+    if (!c->have_cl) {
+        if (c->plan->err[0]) {
+            ip_error(c, INTERP_LAUNCH_ERROR, NULL, 0, -1, 0, "%s", c->plan->err);
+            return finish_event(c, ev);
+        }
+        if (!start_next_cluster(c))
+            return finish_event(c, ev);
+    }
+    ip_cluster *cl = &c->cl;
+    if (c->plan->launch.policy == INTERP_COMPLETE_RANDOM && c->nops && (rng_next(c) & 7) == 0)
+        return land_one(c, (int)(rng_next(c) % (uint64_t)c->nops), ev);
+    for (int pass = 0; pass < 4; pass++) {
+        /* current warp keeps its turn for a quantum */
+        int nw = (int)c->plan->nwarps, total = cl->ncta * nw;
+        for (int k = 0; k <= total; k++) {
+            if (k > 0 || c->quantum >= IP_QUANTUM) {
+                c->quantum = 0;
+                if (++c->cur_warp >= nw) {
+                    c->cur_warp = 0;
+                    if (++c->cur_cta >= cl->ncta)
+                        c->cur_cta = 0;
+                }
+            }
+            ip_warp *w = &cl->ctas[c->cur_cta].warps[c->cur_warp];
+            uint32_t busy = ready_mask(w) & ~w->polling;
+            if (busy) {
+                c->quantum++;
+                return run_warp(c, w, busy, ev);
+            }
+        }
+        /* nothing runnable but pollers and waiters */
+        if (c->nops) {
+            int i = c->plan->launch.policy == INTERP_COMPLETE_RANDOM
+                        ? (int)(rng_next(c) % (uint64_t)c->nops) : 0;
+            return land_one(c, i, ev);
+        }
+        if (cl->live == 0) {
+            ip_cluster_free(c);
+            if (!start_next_cluster(c))
+                return finish_event(c, ev);
+            ev_clear(ev, INTERP_EV_NONE);
+            return ev->kind;
+        }
+        bool any_poller = false, woke = false;
+        for (int t = 0; t < cl->ncta; t++)
+            for (int wi = 0; wi < nw; wi++) {
+                ip_warp *w = &cl->ctas[t].warps[wi];
+                for (uint32_t m = w->polling; m; m &= m - 1) {
+                    int ln = __builtin_ctz(m);
+                    any_poller = true;
+                    if (poll_satisfied(c, w, ln)) {
+                        w->polling &= ~(1u << ln);
+                        woke = true;
+                    }
+                }
+            }
+        if (woke)
+            continue;
+        if (any_poller && (!c->idle_repolled || c->effects != c->idle_effects)) {
+            c->idle_repolled = true;
+            c->idle_effects = c->effects;
+            for (int t = 0; t < cl->ncta; t++)
+                for (int wi = 0; wi < nw; wi++)
+                    cl->ctas[t].warps[wi].polling = 0;
+            continue;
+        }
+        deadlock(c);
+        return finish_event(c, ev);
+    }
+    ev_clear(ev, INTERP_EV_NONE);
+    return ev->kind;
+}
+
+int interp_step(interp_ctx *c, interp_event *ev)
+{
+    return sched_step(c, ev);
+}
+
+int interp_step_warp(interp_ctx *c, int cta, int warp, interp_event *ev)
+{
+    ev_clear(ev, INTERP_EV_NONE);
+    if (c->finished)
+        return finish_event(c, ev);
+    if (!c->have_cl || cta < 0 || cta >= c->cl.ncta || warp < 0 || warp >= c->cl.ctas[cta].nwarps)
+        return ev->kind;
+    ip_warp *w = &c->cl.ctas[cta].warps[warp];
+    uint32_t r = ready_mask(w);
+    uint32_t busy = r & ~w->polling;
+    if (!busy)
+        busy = r;
+    if (!busy)
+        return ev->kind;
+    w->polling &= ~busy;
+    return run_warp(c, w, busy, ev);
+}
+
+int interp_run_until(interp_ctx *c, uint64_t max_steps, bool stop_on_land, interp_event *ev)
+{
+    for (uint64_t n = 0; !max_steps || n < max_steps; n++) {
+        int k = sched_step(c, ev);
+        if (k == INTERP_EV_NONE || (k == INTERP_EV_LANDED && !stop_on_land))
+            continue;
+        return k;
+    }
+    return ev->kind;
+}
+
+/* Run to the end (interp_run's workers). */
+int ip_ctx_run(interp_ctx *c)
+{
+    interp_event ev;
+    for (;;) {
+        int k = sched_step(c, &ev);
+        if (k == INTERP_EV_DONE || k == INTERP_EV_ERROR)
+            break;
+        if (k == INTERP_EV_BREAK) {   /* no breakpoints outside the debugger */
+            continue;
+        }
+    }
+    return c->res.status;
+}
+
+/* ---- step API: lifetime ---------------------------------------------------------------- */
+
+interp_ctx *interp_new(const interp_launch *l)
+{
+    ip_plan *p = ip_plan_new(l);
+    if (!p)
+        return NULL;
+    interp_ctx *c = ip_ctx_new(p);
+    if (!c) {
+        ip_plan_free(p);
+        return NULL;
+    }
+    c->own_plan = true;
+    return c;
+}
+
+void interp_free(interp_ctx *c)
+{
+    if (!c)
+        return;
+    ip_cluster_free(c);
+    free(c->ops);
+    if (c->bp) {
+        for (uint32_t f = 0; f < c->plan->mod->nfuncs; f++)
+            free(c->bp[f]);
+        free(c->bp);
+    }
+    if (c->own_plan)
+        ip_plan_free(c->plan);
+    free(c);
+}
+
+const interp_result *interp_get_result(const interp_ctx *c)
+{
+    return &c->res;
+}
+
+bool interp_finished(const interp_ctx *c)
+{
+    return c->finished;
+}
+
+int interp_break_add(interp_ctx *c, int func, uint32_t pc)
+{
+    const ir_module *m = c->plan->mod;
+    if (!m || func < 0 || (uint32_t)func >= m->nfuncs || pc >= m->funcs[func].ninstrs)
+        return -1;
+    if (!c->bp) {
+        c->bp = calloc(m->nfuncs, sizeof *c->bp);
+        if (!c->bp)
+            return -1;
+    }
+    if (!c->bp[func]) {
+        c->bp[func] = calloc(m->funcs[func].ninstrs + 1, 1);
+        if (!c->bp[func])
+            return -1;
+    }
+    c->bp[func][pc] = 1;
+    return func * 1000000 + (int)pc;
+}
+
+void interp_break_del(interp_ctx *c, int id)
+{
+    if (id < 0 || !c->bp)
+        return;
+    int func = id / 1000000;
+    uint32_t pc = (uint32_t)(id % 1000000);
+    if ((uint32_t)func < c->plan->mod->nfuncs && c->bp[func] && pc < c->plan->mod->funcs[func].ninstrs)
+        c->bp[func][pc] = 0;
+}
+
+int interp_watch_add(interp_ctx *c, uint64_t addr, uint64_t len)
+{
+    for (int i = 0; i < 16; i++)
+        if (!c->watch[i].used) {
+            c->watch[i].used = true;
+            c->watch[i].addr = addr;
+            c->watch[i].len = len;
+            return i;
+        }
+    return -1;
+}
+
+void interp_watch_del(interp_ctx *c, int id)
+{
+    if (id >= 0 && id < 16)
+        c->watch[id].used = false;
+}
+
+void ip_note_write(interp_ctx *c, uint64_t a, uint64_t n)
+{
+    c->effects++;
+    for (int i = 0; i < 16; i++)
+        if (c->watch[i].used && a < c->watch[i].addr + c->watch[i].len && c->watch[i].addr < a + n)
+            c->watch_hit = true;
+}
+
+/* ---- inspection -------------------------------------------------------------------------- */
+
+const interp_launch *interp_get_launch(const interp_ctx *c) { return &c->plan->launch; }
+uint64_t interp_clock(const interp_ctx *c) { return c->steps; }
+int interp_ncta(const interp_ctx *c) { return c->have_cl ? c->cl.ncta : 0; }
+
+int interp_cta_get(const interp_ctx *c, int cta, interp_cta_info *out)
+{
+    if (!c->have_cl || cta < 0 || cta >= c->cl.ncta)
+        return -1;
+    const ip_cta *t = &c->cl.ctas[cta];
+    memset(out, 0, sizeof *out);
+    for (int d = 0; d < 3; d++) {
+        out->ctaid[d] = t->ctaid[d];
+        out->cluster_id[d] = c->cl.id[d];
+    }
+    out->cluster_rank = (uint32_t)t->slot;
+    out->nwarps = t->nwarps;
+    out->done = t->live == 0;
+    out->smem = t->smem;
+    out->smem_size = t->smem_size;
+    out->dyn_smem_base = c->plan->dyn_base;
+    return 0;
+}
+
+int interp_warp_get(const interp_ctx *c, int cta, int warp, interp_warp_info *out)
+{
+    if (!c->have_cl || cta < 0 || cta >= c->cl.ncta || warp < 0 || warp >= c->cl.ctas[cta].nwarps)
+        return -1;
+    const ip_warp *w = &c->cl.ctas[cta].warps[warp];
+    memset(out, 0, sizeof *out);
+    out->nlanes = w->nlanes;
+    out->exited = w->exited;
+    for (int ln = 0; ln < IP_WARP; ln++) {
+        const ip_frame *f = &w->frames[w->fr[ln]];
+        out->func[ln] = f->func;
+        out->pc[ln] = w->pc[ln];
+        int st = w->st[ln];
+        if (st == INTERP_T_READY && (w->polling >> ln & 1))
+            st = INTERP_T_MBAR_POLL;
+        out->state[ln] = (uint8_t)st;
+        out->wait_addr[ln] = w->wait[ln];
+        int d = 0;
+        for (int p = f->parent; p >= 0; p = w->frames[p].parent)
+            d++;
+        out->depth[ln] = d;
+        if (st == INTERP_T_READY)
+            out->ready |= 1u << ln;
+        else if (st != INTERP_T_EXITED && st != INTERP_T_INACTIVE)
+            out->blocked |= 1u << ln;
+    }
+    return 0;
+}
+
+bool interp_reg_get(const interp_ctx *c, int cta, int warp, int lane, uint32_t slot, uint64_t *val)
+{
+    if (!c->have_cl || cta < 0 || cta >= c->cl.ncta || warp < 0 || warp >= c->cl.ctas[cta].nwarps ||
+        lane < 0 || lane >= IP_WARP)
+        return false;
+    const ip_warp *w = &c->cl.ctas[cta].warps[warp];
+    const ip_frame *f = &w->frames[w->fr[lane]];
+    if (slot >= f->nregs)
+        return false;
+    *val = f->regs[slot * IP_WARP + (unsigned)lane];
+    return true;
+}
+
+bool interp_reg_set(interp_ctx *c, int cta, int warp, int lane, uint32_t slot, uint64_t val)
+{
+    if (!c->have_cl || cta < 0 || cta >= c->cl.ncta || warp < 0 || warp >= c->cl.ctas[cta].nwarps ||
+        lane < 0 || lane >= IP_WARP)
+        return false;
+    ip_warp *w = &c->cl.ctas[cta].warps[warp];
+    ip_frame *f = &w->frames[w->fr[lane]];
+    if (slot >= f->nregs)
+        return false;
+    f->regs[slot * IP_WARP + (unsigned)lane] = val & c->plan->regmask[f->func][slot];
+    return true;
+}
+
+bool interp_mem_read(const interp_ctx *c, int cta, int warp, int lane, uint64_t a, void *buf, size_t n)
+{
+    if (!c->have_cl || cta < 0 || cta >= c->cl.ncta || warp < 0 || warp >= c->cl.ctas[cta].nwarps ||
+        lane < 0 || lane >= IP_WARP)
+        return false;
+    const ip_cta *self = &c->cl.ctas[cta];
+    const ip_warp *w = &self->warps[warp];
+    switch (mem_generic_window(a)) {
+    case MEM_WIN_SHARED: {
+        int oc;
+        uint32_t off;
+        if (!ip_shared_decode(c, self, (uint32_t)(a - MEM_GENERIC_SHARED), &oc, &off))
+            return false;
+        if ((uint64_t)off + n > c->cl.ctas[oc].smem_size)
+            return false;
+        memcpy(buf, c->cl.ctas[oc].smem + off, n);
+        return true;
+    }
+    case MEM_WIN_LOCAL: {
+        uint64_t off = a - MEM_GENERIC_LOCAL;
+        if (!w->local || off + n > IP_LOCAL_STACK)
+            return false;
+        memcpy(buf, w->local + (size_t)lane * IP_LOCAL_STACK + off, n);
+        return true;
+    }
+    case MEM_WIN_PARAM: {
+        uint64_t off = a - MEM_GENERIC_PARAM;
+        if (off + n > c->plan->launch.params_size)
+            return false;
+        memcpy(buf, c->plan->launch.params + off, n);
+        return true;
+    }
+    default: {
+        uint8_t *h = mem_global_host(c->plan->launch.gmem, a, n);
+        if (!h)
+            return false;
+        memcpy(buf, h, n);
+        return true;
+    }
+    }
+}
+
+bool interp_mbar_get(const interp_ctx *c, int cta, uint32_t saddr, interp_mbar *out)
+{
+    if (!c->have_cl || cta < 0 || cta >= c->cl.ncta)
+        return false;
+    int oc;
+    uint32_t off;
+    if (!ip_shared_decode(c, &c->cl.ctas[cta], saddr, &oc, &off) || off + 8 > c->cl.ctas[oc].smem_size)
+        return false;
+    uint64_t word;
+    memcpy(&word, c->cl.ctas[oc].smem + off, 8);
+    interp_mbar_decode(word, out);
+    return true;
+}
+
+int interp_ninflight(const interp_ctx *c) { return c->nops; }

@@ -1,0 +1,50 @@
+/* ir/diag.c — the one place diagnostics are formatted: `file:line:col:
+ * error: message`, then the source line, then a caret under the column,
+ * the way gcc and clang print them.  A caller may install its own emit
+ * hook (tests capture messages that way).
+ */
+#include <stdarg.h>
+#include <string.h>
+#include "ir/ir.h"
+
+static void diag_quote(const ir_diag *d, ir_loc loc, FILE *out)
+{
+    if (!d->src || loc.line == 0)
+        return;
+    const char *p = d->src, *end = d->src + d->src_len;
+    for (uint32_t l = 1; l < loc.line && p < end; l++) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        if (!nl)
+            return;
+        p = nl + 1;
+    }
+    const char *nl = memchr(p, '\n', (size_t)(end - p));
+    size_t n = (size_t)((nl ? nl : end) - p);
+    if (n && p[n - 1] == '\r')
+        n--;
+    fprintf(out, "%.*s\n", (int)n, p);
+    /* Keep tabs so the caret lines up under the same column in a terminal. */
+    for (uint32_t c = 1; c < loc.col && c - 1 < n; c++)
+        fputc(p[c - 1] == '\t' ? '\t' : ' ', out);
+    fputs("^\n", out);
+}
+
+void ir_diag_error(ir_diag *d, const char *file, ir_loc loc, const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (!d) {
+        fprintf(stderr, "%s:%u:%u: error: %s\n", file, loc.line, loc.col, msg);
+        return;
+    }
+    d->nerrors++;
+    if (d->emit) {
+        d->emit(d, file, loc, "error", msg);
+        return;
+    }
+    fprintf(stderr, "%s:%u:%u: error: %s\n", file, loc.line, loc.col, msg);
+    diag_quote(d, loc, stderr);
+}

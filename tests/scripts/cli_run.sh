@@ -1,0 +1,97 @@
+#!/bin/sh
+# cli_run.sh — `ptxi run` / `ptxi test` from the user's side: the samples,
+# the command-line launch form, --dump (raw, .npy, text), completion
+# policies, -j, --filter, -q, --update, the tensor-coordinate diff, and the
+# exact wording of command-line errors.
+PTXI=${PTXI:-build/ptxi}
+T=${TMPDIR:-/tmp}/ptxi-cli-run.$$
+mkdir -p "$T"
+trap 'rm -rf "$T"' EXIT
+
+ok() { echo "PASS cli_run/$1"; }
+bad() { echo "FAIL cli_run/$1: $2"; }
+# expect NAME STATUS WANT-OUTPUT -- command...: exact output and exit status
+expect() {
+    name=$1 st=$2 want=$3; shift 4
+    got=$("$@" 2>&1); rc=$?
+    if [ "$rc" -ne "$st" ]; then bad "$name" "exit status $rc, want $st; output: $(printf '%s' "$got" | head -3)"
+    elif [ "$got" != "$want" ]; then bad "$name" "got [$got] want [$want]"
+    else ok "$name"; fi
+}
+# contains NAME STATUS SUBSTRING -- command...
+contains() {
+    name=$1 st=$2 want=$3; shift 4
+    got=$("$@" 2>&1); rc=$?
+    if [ "$rc" -ne "$st" ]; then bad "$name" "exit status $rc, want $st; output: $(printf '%s' "$got" | head -3)"
+    else case "$got" in *"$want"*) ok "$name" ;; *) bad "$name" "output lacks [$want]: $(printf '%s' "$got" | head -5)" ;; esac; fi
+}
+
+S=samples
+SAXPY="$S/saxpy.ptx --kernel saxpy --grid 4 --block 256 --buffer x:4000:file=$S/data/saxpy_x.bin
+ --buffer y:4000:file=$S/data/saxpy_y.bin --param s32:1000 --param f32:2 --param ptr:x --param ptr:y"
+
+expect samples 0 "PASS saxpy
+PASS tma_tile2d
+PASS tma_tile2d_edge
+3 passed, 0 failed" -- "$PTXI" test $S
+expect sample_run 0 "PASS tma_tile2d" -- "$PTXI" run $S/tma_tile2d.json
+expect filter 0 "PASS tma_tile2d_edge
+1 passed, 0 failed" -- "$PTXI" test --filter edge $S
+expect quiet 0 "3 passed, 0 failed" -- "$PTXI" test -q $S
+for pol in eager deferred random random:7; do
+    expect "complete_$pol" 0 "PASS saxpy
+PASS tma_tile2d
+PASS tma_tile2d_edge
+3 passed, 0 failed" -- "$PTXI" test -j 2 --complete=$pol $S
+done
+expect run_j2 0 "PASS saxpy" -- "$PTXI" run -j 2 $S/saxpy.json
+
+# The command-line form of the same launch.
+expect cmdline_expect 0 "PASS saxpy" -- "$PTXI" run $SAXPY --expect y=$S/expected/saxpy.y.bin
+expect cmdline_dump_raw 0 "PASS saxpy" -- "$PTXI" run $SAXPY --dump y="$T/y.bin"
+if cmp -s "$T/y.bin" $S/expected/saxpy.y.bin; then ok dump_raw_bytes; else bad dump_raw_bytes "differs from the expected y"; fi
+expect cmdline_dump_npy 0 "PASS saxpy" -- "$PTXI" run $SAXPY --dump y:f32:10x100="$T/y.npy"
+hdr=$(head -c 128 "$T/y.npy" | tr -d '\000')
+case "$hdr" in "$(printf '\223NUMPY\001')"*"{'descr': '<f4', 'fortran_order': False, 'shape': (10, 100), }"*) ok npy_header ;; *) bad npy_header "[$hdr]" ;; esac
+if [ "$(wc -c < "$T/y.npy")" -eq $((128 + 4000)) ] && tail -c 4000 "$T/y.npy" | cmp -s - $S/expected/saxpy.y.bin
+then ok npy_data; else bad npy_data "size or bytes wrong"; fi
+contains dump_text 0 "00000000: 1000 1000 1000 1000" -- "$PTXI" run $SAXPY --dump y:f32=-
+contains dump_tile_text 0 "00000000: 816 817 818 819 820 821 822 823" -- "$PTXI" run $S/tma_tile2d.json --dump dst:f32=-
+expect dump_bad_shape 1 "FAIL tma_tile2d: --dump failed
+    --dump dst: cannot write $T/d.npy: shape (3, 3) of f32 holds 36 bytes, but the buffer has 512" \
+    -- "$PTXI" run $S/tma_tile2d.json --dump dst:f32:3x3="$T/d.npy"
+expect dump_unknown_buffer 1 "FAIL tma_tile2d: --dump failed
+    --dump nope: no buffer named \"nope\" in tma_tile2d" -- "$PTXI" run $S/tma_tile2d.json --dump nope="$T/x"
+
+# A mismatch speaks in tensor coordinates when a map describes the buffer.
+expect tensor_diff 1 "FAIL tensor_diff: 1 buffer differs
+    buffer tensor differs from tensor_wrong.bin in 2 bytes:
+    tensor+0x51d (1309): got 0x80, want 0x90
+    tensor+0x908 (2312): got 0x00, want 0x01
+    first difference: offset 1309 is element of tensor map tm (7, 5) [FLOAT32, dims 64 x 32, innermost first]" \
+    -- "$PTXI" run tests/launch/diff/tensor_diff.json
+contains test_counts_failures 1 "3 passed, 1 failed" -- "$PTXI" test -q $S tests/launch/diff
+
+# --update writes a golden suite's expected files from the run.
+mkdir -p "$T/suite" && cp -r $S/* "$T/suite/"
+printf 'stale' > "$T/suite/expected/saxpy.y.bin"
+rm -f "$T/suite/expected/tma_tile2d.dst.bin"
+contains update_fails_before 1 "1 passed, 2 failed" -- "$PTXI" test -q "$T/suite"
+contains update_writes 0 "PASS saxpy (updated 1 expected file)" -- "$PTXI" test --update "$T/suite"
+expect update_then_passes 0 "3 passed, 0 failed" -- "$PTXI" test -q "$T/suite"
+if cmp -s "$T/suite/expected/tma_tile2d.dst.bin" $S/expected/tma_tile2d.dst.bin; then ok update_bytes; else bad update_bytes "rewritten file differs"; fi
+
+# Command-line errors: exact text, status 2 (usage) or 1 (launch).
+expect err_param_range 2 'ptxi: --param u8:300: "300" is not a u8 value' -- "$PTXI" run $S/saxpy.ptx --kernel saxpy --grid 1 --block 1 --param u8:300
+expect err_param_kind 2 'ptxi: --param u31:3: expected TYPE:VALUE (u8..u64, s8..s64, f32, f64) or ptr:BUFFER[+OFFSET]' -- "$PTXI" run $S/saxpy.ptx --kernel saxpy --grid 1 --block 1 --param u31:3
+expect err_ptr_unknown 2 'ptxi: --param ptr:nope: no --buffer named "nope"' -- "$PTXI" run $S/saxpy.ptx --kernel saxpy --grid 1 --block 1 --param ptr:nope
+expect err_grid 2 'ptxi: --grid: "0,1" is not X[,Y[,Z]] with positive integers' -- "$PTXI" run $S/saxpy.ptx --kernel saxpy --grid 0,1 --block 1
+expect err_need_kernel 2 'ptxi run: a .ptx input needs --kernel NAME, --grid X,Y,Z and --block X,Y,Z' -- "$PTXI" run $S/saxpy.ptx --grid 1 --block 1
+expect err_buffer_spec 2 'ptxi: --buffer x:12:fill=999: "fill=999" is not fill=0..255, hash32=SEED, file=PATH or align=POW2' -- "$PTXI" run $S/saxpy.ptx --kernel saxpy --grid 1 --block 1 --buffer x:12:fill=999
+expect err_complete 2 'ptxi: --complete: "soon" is not eager, deferred or random[:SEED]' -- "$PTXI" run --complete=soon $S/saxpy.json
+expect err_flags_on_json 2 'ptxi run: --kernel/--grid/--block/--buffer/--param/--expect go with a .ptx input; samples/saxpy.json is a launch file' -- "$PTXI" run $S/saxpy.json --grid 2
+expect err_param_count 1 'FAIL saxpy: params: kernel saxpy has 4 parameters but the launch gives 1' -- "$PTXI" run $S/saxpy.ptx --kernel saxpy --grid 1 --block 1 --param s32:0
+expect err_param_size 1 "FAIL saxpy: params[1]: kernel saxpy's parameter saxpy_param_1 is .f32 (4 bytes) but the launch gives f64" -- "$PTXI" run $S/saxpy.ptx --kernel saxpy --grid 1 --block 1 --buffer x:4 --param s32:0 --param f64:2 --param ptr:x --param ptr:x
+contains err_no_file 1 'ptxi: nope.json: cannot read: No such file or directory' -- "$PTXI" run nope.json
+contains err_test_path 1 'ptxi test: nope: No such file or directory' -- "$PTXI" test nope
+exit 0

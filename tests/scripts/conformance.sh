@@ -1,0 +1,40 @@
+#!/bin/sh
+# conformance.sh — the hardware-verified suites through `ptxi test`.
+#
+# Runs every suite under tests/conformance/ (TMA behaviour read back from an
+# H100; copied from ../shared/conformance) and tests/hw/ (numeric probes and
+# general kernels, same origin), passing on ptxi test's PASS/FAIL line per
+# case.  This is the real judge of the interpreter and the TMA engine.
+#
+#   CONFORMANCE_SUITES="tile_load reduce hw/corpus"   only these suites
+#   CONFORMANCE_FILTER=SUBSTR                         only matching cases
+#   CONFORMANCE_JOBS=N                                cases at once (default 2)
+#   CONFORMANCE_COMPLETE=random:7                     completion policy
+PTXI=${PTXI:-build/ptxi}
+JOBS=${CONFORMANCE_JOBS:-2}
+set --
+[ -n "${CONFORMANCE_FILTER:-}" ] && set -- "$@" --filter "$CONFORMANCE_FILTER"
+[ -n "${CONFORMANCE_COMPLETE:-}" ] && set -- "$@" --complete="$CONFORMANCE_COMPLETE"
+status=0
+for dir in tests/conformance/*/ tests/hw/*/; do
+    [ -f "$dir/cases.jsonl" ] || continue
+    suite=${dir%/}
+    suite=${suite#tests/conformance/}
+    suite=${suite#tests/}
+    if [ -n "${CONFORMANCE_SUITES:-}" ]; then
+        case " $(echo "$CONFORMANCE_SUITES" | tr ',' ' ') " in
+            *" $suite "*) ;;
+            *) continue ;;
+        esac
+    fi
+    out=$("$PTXI" test -j "$JOBS" "$@" "$dir" 2>&1); rc=$?
+    printf '%s\n' "$out" | grep -v '^[0-9]* passed, [0-9]* failed$'
+    if [ "$rc" -ne 0 ]; then
+        status=1
+        # A crash leaves no closing line: say so, or the suite's remaining
+        # cases would silently vanish from the count.
+        printf '%s\n' "$out" | grep -q '^[0-9]* passed, [0-9]* failed$' ||
+            echo "FAIL conformance/$suite: ptxi test exited with status $rc before finishing"
+    fi
+done
+exit $status

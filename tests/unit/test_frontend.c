@@ -1,0 +1,124 @@
+/* tests/unit/test_frontend.c — the front end's tables, look-ups,
+ * immediate decoding and the decoded fields the interpreter relies on. */
+#include <stdlib.h>
+#include "tests/unit/check.h"
+#include "ir/ir.h"
+
+static const char *SRC =
+    ".version 8.5\n.target sm_90a\n.address_size 64\n"
+    ".global .align 4 .u32 tab[4] = {1, 2, 3};\n"
+    ".global .f32 one = 0f3F800000;\n"
+    ".global .u64 ptr = generic(tab)+4;\n"
+    ".extern .shared .align 128 .b8 dyn[];\n"
+    ".func (.param .b32 r) f(.param .b32 a)\n{\n\t.reg .b32 %x;\n\tld.param.b32 %x, [a];\n"
+    "\tst.param.b32 [r], %x;\n\tret;\n}\n"
+    ".visible .entry k(.param .u8 p0, .param .align 128 .b8 tmap[128], .param .u64 p2)\n"
+    ".maxntid 128, 1, 1\n{\n"
+    "\t.reg .pred %p<2>;\n\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<4>;\n\t.reg .f32 %f1;\n"
+    "\t.shared .align 8 .u64 bar;\n"
+    "\tmov.u32 %r1, %tid.x;\n"                                                   /* 0 */
+    "\tsetp.lt.and.s32 %p0|%p1, %r1, -5, !%p1;\n"                               /* 1 */
+    "\tcvt.rn.f32.s32 %f1, %r1;\n"                                               /* 2 */
+    "\tadd.f32 %f1, %f1, 0f3F800000;\n"                                          /* 3 */
+    "\tadd.f32 %f1, %f1, 1.5;\n"                                                 /* 4 */
+    "\tcp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%r2], [%rd1, {%r3, %r4}], [%r5];\n" /* 5 */
+    "\tcp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32 [%rd1], [%r1], 16;\n" /* 6 */
+    "\t{\n\t.reg .b32 %r1;\n\t.param .b32 param0;\n\t.param .b32 retval0;\n"
+    "\tst.param.b32 [param0+0], %r1;\n"                                          /* 7 */
+    "\tcall.uni (retval0), f, (param0);\n\t}\n"                                  /* 8 */
+    "@!%p0 bra $L_end;\n"                                                        /* 9 */
+    "\tmul.hi.u32 %r1, %r1, 0x10;\n"                                             /* 10 */
+    "\tld.shared.v2.u32 {%r1, _}, [bar+8];\n"                                    /* 11 */
+    "\tmov.u64 %rd2, 0d3FF0000000000000;\n"                                      /* 12 */
+    "\tmov.u32 %r1, 017;\n"                                                      /* 13 */
+    "\tcvta.to.global.u64 %rd2, %rd2;\n"                                         /* 14 */
+    "$L_end:\n}\n";
+
+int main(void)
+{
+    CHECK("type lookup b32", ir_type_lookup("b32", 3) == IR_T_B32);
+    CHECK("type lookup miss", ir_type_lookup("b33", 3) == IR_T_NONE);
+    CHECK("mod lookup shared::cluster", ir_mod_lookup("shared::cluster", 15) == IR_M_SHARED_CLUSTER);
+    CHECK("mod lookup complete_tx", ir_mod_lookup("mbarrier::complete_tx::bytes", 28) == IR_M_MBARRIER_COMPLETE_TX_BYTES);
+    CHECK("mod lookup miss", ir_mod_lookup("bogus", 5) == IR_M_NONE);
+    CHECK("op lookup add (index 0)", ir_op_lookup("add", 3) == IR_OP_ADD);
+    CHECK("op lookup cp.async.bulk.tensor", ir_op_lookup("cp.async.bulk.tensor", 20) == IR_OP_CP_ASYNC_BULK_TENSOR);
+    CHECK("sreg %cluster_ctaid.y", ir_sreg_lookup("%cluster_ctaid.y", 16) == IR_SR_CLUSTER_CTAID_Y);
+    CHECK("sreg %envreg3", ir_sreg_lookup("%envreg3", 8) == IR_SR_ENVREG0 + 3);
+    CHECK("sreg name", strcmp(ir_sreg_name(IR_SR_TID_X), "%tid.x") == 0);
+    CHECK("op table names", strcmp(ir_ops[IR_OP_MBARRIER_TRY_WAIT].name, "mbarrier.try_wait") == 0);
+
+    ir_diag d;
+    memset(&d, 0, sizeof d);
+    ir_module *m = ptx_parse("unit.ptx", SRC, strlen(SRC), &d);
+    CHECK("parse ok", m != NULL && d.nerrors == 0);
+    if (!m)
+        CHECK_DONE();
+    const ir_symbol *tab = ir_find_symbol(m, "tab", -1);
+    CHECK("init bytes", tab && tab->size == 16 && tab->init && tab->init[4] == 2 && tab->init[12] == 0);
+    const ir_symbol *one = ir_find_symbol(m, "one", -1);
+    CHECK("float init", one && one->init && one->init[3] == 0x3f && one->init[2] == 0x80);
+    const ir_symbol *ptr = ir_find_symbol(m, "ptr", -1);
+    CHECK("generic reloc", ptr && ptr->ninit_relocs == 1 && ptr->init_relocs[0].generic && ptr->init_relocs[0].addend == 4);
+    const ir_symbol *dyn = ir_find_symbol(m, "dyn", -1);
+    CHECK("dynamic shared nelem 0", dyn && dyn->nelem == 0 && dyn->align == 128);
+    const ir_function *k = ir_find_function(m, "k");
+    CHECK("entry found", k && k->is_entry && k->maxntid[0] == 128);
+    if (!k)
+        CHECK_DONE();
+    const ir_symbol *tm = &m->syms[k->params[1]], *p2 = &m->syms[k->params[2]];
+    CHECK_EQ_U64("param align 128 offset", tm->param_offset, 128);
+    CHECK_EQ_U64("param after tmap", p2->param_offset, 256);
+    CHECK_EQ_U64("param bytes", k->param_bytes, 264);
+    CHECK("local shared symbol", k->nlocals >= 1 && m->syms[k->locals[0]].owner == (int32_t)(k - m->funcs));
+    const ir_instr *in = k->instrs;
+    CHECK("sreg operand", in[0].opd[1].kind == IR_OPD_SREG && in[0].opd[1].u.sreg == IR_SR_TID_X);
+    CHECK("setp decoded", in[1].cmp == IR_M_LT && in[1].boolop == IR_M_AND && in[1].types[0] == IR_T_S32);
+    CHECK("setp pair", in[1].opd[0].kind == IR_OPD_VEC && in[1].opd[0].vsel == '|' && in[1].opd[0].u.vec.n == 2);
+    CHECK("negative imm", in[1].opd[2].kind == IR_OPD_IMM && in[1].opd[2].u.imm == -5);
+    CHECK("negated predicate operand", in[1].opd[3].kind == IR_OPD_REG && in[1].opd[3].neg);
+    CHECK("cvt types in order", in[2].ntypes == 2 && in[2].types[0] == IR_T_F32 && in[2].types[1] == IR_T_S32 && in[2].rnd == IR_M_RN);
+    CHECK_EQ_U64("0f bits", in[3].opd[2].u.imm, 0x3F800000);
+    CHECK("0f value", in[3].opd[2].kind == IR_OPD_FIMM && in[3].opd[2].fimm == 1.0);
+    CHECK("decimal float", in[4].opd[2].fimm == 1.5);
+    const ir_instr *t = &in[5];
+    CHECK("tma op", t->op == IR_OP_CP_ASYNC_BULK_TENSOR && t->dim == 2 && t->mode == IR_M_TILE);
+    CHECK("tma spaces", t->space == IR_SPACE_SHARED_CLUSTER && t->space2 == IR_SPACE_GLOBAL);
+    CHECK("tma coords", t->opd[1].kind == IR_OPD_ADDR && t->opd[1].u.addr.has_vec && t->opd[1].u.addr.vec_n == 2);
+    CHECK("cp.reduce redop", in[6].redop == IR_M_OP_ADD && in[6].space == IR_SPACE_GLOBAL && in[6].space2 == IR_SPACE_SHARED_CTA);
+    CHECK("shadowed register slot", in[7].opd[1].kind == IR_OPD_REG && in[7].opd[1].u.reg != in[0].opd[0].u.reg);
+    CHECK("param sym offset", in[7].opd[0].u.addr.base_kind == IR_BASE_SYM);
+    const ir_instr *c = &in[8];
+    CHECK("call shape", c->op == IR_OP_CALL && c->nopd == 3 && c->opd[0].kind == IR_OPD_VEC &&
+          c->opd[1].kind == IR_OPD_SYM && c->opd[2].kind == IR_OPD_VEC && c->opd[2].u.vec.n == 1);
+    CHECK("call target fn", m->syms[c->opd[1].u.sym].kind == IR_SYM_FUNC && c->aux == 0);
+    CHECK("guard", in[9].guard >= 0 && in[9].guard_neg);
+    CHECK_EQ_U64("label at end -> ninstrs", in[9].opd[0].u.label, k->ninstrs);
+    CHECK("mul.hi is not a comparison", in[10].cmp == 0 && ir_has(&in[10], IR_M_HI) && in[10].opd[2].u.imm == 16);
+    CHECK("vector with sink", in[11].vec == 2 && k->vecpool[in[11].opd[0].u.vec.first + 1].kind == IR_OPD_SINK);
+    CHECK("sym+off address", in[11].opd[1].u.addr.base_kind == IR_BASE_SYM && in[11].opd[1].u.addr.off == 8);
+    CHECK_EQ_U64("0d bits", in[12].opd[1].u.imm, 0x3FF0000000000000ull);
+    CHECK_EQ_U64("octal", in[13].opd[1].u.imm, 15);
+    CHECK("cvta.to", in[14].space == IR_SPACE_GLOBAL && ir_has(&in[14], IR_M_TO));
+    char buf[256];
+    ir_format_instr(m, k, &in[5], buf, sizeof buf);
+    CHECK("format tma", strstr(buf, "[%rd1, {%r3, %r4}]") != NULL);
+    size_t ln;
+    const char *line = ir_source_line(m, 2, &ln);
+    CHECK("source line", ln == 14 && strncmp(line, ".target sm_90a", 14) == 0);
+    ir_module_free(m);
+
+    /* errors: all reported, module NULL */
+    const char *bad = ".version 8.5\n.target sm_90a\n.entry e()\n{\n\tadd.s32 %r1;\n\tfoo;\n\tbra nowhere;\n}\n";
+    memset(&d, 0, sizeof d);
+    int errs = 0;
+    d.emit = NULL;
+    FILE *save = stderr;
+    stderr = fopen("/dev/null", "w");
+    m = ptx_parse("bad.ptx", bad, strlen(bad), &d);
+    fclose(stderr);
+    stderr = save;
+    errs = (int)d.nerrors;
+    CHECK("errors reported, NULL module", m == NULL && errs == 3);
+    CHECK_DONE();
+}
