@@ -55,6 +55,7 @@ static bool plan_layout(ip_plan *p)
     const interp_launch *l = &p->launch;
     uint32_t soff = MEM_SHARED_RESERVED;
     bool have_dyn = false;
+    uint32_t dyn_align = 16;
     for (uint32_t i = 0; i < m->nsyms; i++) {
         const ir_symbol *s = &m->syms[i];
         if (s->kind == IR_SYM_FUNC) {
@@ -93,6 +94,7 @@ static bool plan_layout(ip_plan *p)
             if (s->size == 0) {  /* extern .shared x[]: dynamic shared memory */
                 p->symaddr[i] = UINT64_MAX;
                 have_dyn = true;
+                if (sym_align(s) > dyn_align) dyn_align = sym_align(s);
                 break;
             }
             soff = align_up32(soff, sym_align(s));
@@ -117,9 +119,16 @@ static bool plan_layout(ip_plan *p)
         }
     }
     (void)have_dyn;
+    /* The H100's layout (measured, tests/conformance/interleave/README.md):
+     * 1 KiB reserved, static variables from 0x400, dynamic shared memory at
+     * the next 16-byte boundary (or the extern declaration's alignment),
+     * and the CTA's window ends at 0x400 + (static + dynamic) rounded up to
+     * 128 bytes -- an access past that faults (ILLEGAL_ADDRESS), one inside
+     * the rounding does not. */
     p->static_smem = soff;
-    p->dyn_base = align_up32(soff, 1024);
-    p->smem_size = p->dyn_base + l->dyn_smem;
+    p->dyn_base = align_up32(soff, dyn_align);
+    p->smem_size = MEM_SHARED_RESERVED +
+                   align_up32(p->dyn_base - MEM_SHARED_RESERVED + l->dyn_smem, 128);
     for (uint32_t i = 0; i < m->nsyms; i++)
         if (p->symloc[i] == IP_LOC_SHARED && p->symaddr[i] == UINT64_MAX)
             p->symaddr[i] = p->dyn_base;

@@ -42,7 +42,7 @@
 #include "tma/tma.h"
 #include "tma/swizzle.h"
 
-#define ROWMAX 4096 /* largest smem row: 256 elements x 8 bytes, padded types x2 */
+#define ROWMAX 8192 /* largest smem row: 256 interleave slices x 32 bytes */
 
 typedef struct geom {
     const tma_map *m;
@@ -62,6 +62,7 @@ typedef struct geom {
     uint32_t foot;        /* smem bytes touched, from smem_off */
     uint32_t es0;         /* traversal stride along dim 0 (interleaved only) */
     int64_t gdim0_bytes;  /* dim 0 extent in global bytes */
+    tma_map view;         /* interleaved tile maps: the map as the H100 walks it */
 } geom;
 
 /* ---- small helpers ------------------------------------------------------ */
@@ -172,6 +173,19 @@ static int plan(const tma_request *r, geom *g, char *why, size_t wn)
     memset(g, 0, sizeof *g);
     if (!m)
         return fault(why, wn, TMA_FAULT_ILLEGAL_INSTRUCTION, "no tensor map");
+    if (m->interleave != TMA_INTERLEAVE_NONE && r->mode == TMA_TILE && m->rank >= 3) {
+        /* Interleaved tile boxes, as the H100 runs them (probes in
+         * tests/conformance/interleave, README there): dimension 0 counts
+         * whole 16/32-byte slices -- coordinate[0], box_dim[0] and
+         * global_dim[0] are in slices, read back to back -- and dimension
+         * rank-2 is pinned at its coordinate (still bounds-checked) instead
+         * of spanning box_dim[rank-2].  Rows of box_dim[0] slices are packed
+         * in shared memory, the swizzle applied to the packed layout. */
+        g->view = *m;
+        g->view.box_dim[m->rank - 2] = 1;
+        g->view.element_strides[m->rank - 2] = 1;
+        m = &g->view;
+    }
     g->m = m;
     g->rank = m->rank;
     g->sw = m->swizzle;
@@ -203,6 +217,8 @@ static int plan(const tma_request *r, geom *g, char *why, size_t wn)
     case TMA_DT_16U6_ALIGN16B: g->unit_elems = 16; g->g_unit = 12; g->s_unit = 16; break;
     default: g->unit_elems = 1; g->g_unit = g->s_unit = bits / 8; break;
     }
+    if (m->interleave != TMA_INTERLEAVE_NONE && m == &g->view) /* one slice per unit */
+        g->g_unit = g->s_unit = m->interleave == TMA_INTERLEAVE_32B ? 32 : 16;
     g->gdim0_bytes = (int64_t)(m->global_dim[0] / g->unit_elems) * g->g_unit;
     g->fast = g->unit_elems == 1 && !g->tf32;
     g->es0 = (m->interleave != TMA_INTERLEAVE_NONE && m->element_strides[0] > 1)
@@ -241,7 +257,7 @@ static int plan(const tma_request *r, geom *g, char *why, size_t wn)
     if (g->row_bytes > ROWMAX)
         return fault(why, wn, TMA_FAULT_ILLEGAL_INSTRUCTION, "row of %u bytes too wide", g->row_bytes);
     if (g->span) {
-        if (g->row_bytes > g->span)
+        if (g->row_bytes > g->span && m->interleave == TMA_INTERLEAVE_NONE)
             return fault(why, wn, TMA_FAULT_ILLEGAL_INSTRUCTION,
                          "box inner extent %u bytes exceeds the %u-byte swizzle span",
                          g->row_bytes, g->span);
@@ -290,8 +306,10 @@ static int plan(const tma_request *r, geom *g, char *why, size_t wn)
         return fault(why, wn, TMA_FAULT_ILLEGAL_INSTRUCTION, "unknown access mode %d", mode);
     }
     uint64_t tx = (uint64_t)g->row_bytes * g->nrows;
-    if (mode == TMA_TILE || mode == TMA_GATHER4 || mode == TMA_SCATTER4) {
-        /* README formula: box_dim[0] * elem * prod(ceil(box_i / stride_i)). */
+    if ((mode == TMA_TILE || mode == TMA_GATHER4 || mode == TMA_SCATTER4) &&
+        m->interleave == TMA_INTERLEAVE_NONE) {
+        /* README formula: box_dim[0] * elem * prod(ceil(box_i / stride_i)).
+         * Interleaved: the slices actually moved (tests/conformance/interleave). */
         tx = (uint64_t)(g->row_elems / g->unit_elems) * g->s_unit * g->nrows;
     }
     g->tx = (uint32_t)tx;
@@ -388,7 +406,8 @@ static int check(const tma_request *r, geom *g, char *why, size_t wn)
     if ((uint64_t)r->smem_off + g->foot > r->smem_size)
         return fault(why, wn, TMA_FAULT_ILLEGAL_ADDRESS,
                      "the %s box needs %u bytes of shared memory from offset 0x%x "
-                     "(%u rows x %u-byte pitch%s) but the window holds %u bytes",
+                     "(%u rows x %u-byte pitch%s), past the end of the CTA's shared "
+                     "memory at 0x%x",
                      mode_name(mode), g->foot, r->smem_off, g->nrows, g->pitch,
                      g->span ? ", rows padded to the swizzle span" : "", r->smem_size);
     return TMA_OK;
