@@ -85,7 +85,14 @@ def corpus():
     for nm, blk, init in (('warp_ops_hash', 64, {"hash32": 5}), ('warp_ops_small', 96, {"file": "inputs/small.bin"})):
         cs.append(case('corpus', nm, 'warp_ops', (1, 1, 1), (blk, 1, 1),
                        [buf('in', 1024, init), buf('out', 1024, {"fill": 0}), buf('mask', 16, {"fill": 0})],
-                       [{"pointer": "in"}, {"pointer": "out"}, {"pointer": "mask"}], ['out', 'mask'], P))
+                       # `mask` is not compared: warp_ops stores activemask right after
+                       # call.uni fib(tid & 7), and the H100 wrote 0xf0f0f0f0 -- the
+                       # lanes with the deepest recursion, which ptxas let run there
+                       # unconverged and which stored last.  Which lanes run together
+                       # after divergence is ptxas's choice, not PTX semantics (CUDA:
+                       # __activemask() does not imply convergence); ptxi reconverges
+                       # and reports 0xffffffff.  See tests/hw/README.md.
+                       [{"pointer": "in"}, {"pointer": "out"}, {"pointer": "mask"}], ['out'], P))
     cs.append(case('corpus', 'atomics', 'atomics', (2, 1, 1), (64, 1, 1),
                    [buf('a', 256, {"fill": 0}), buf('b', 32, {"fill": 0}), buf('c', 8), buf('d', 4), buf('e', 8), buf('f', 4), buf('g', 4)],
                    [{"pointer": x} for x in "abcdefg"], list("abcdefg"), P))
