@@ -32,6 +32,9 @@ const char *ptx_token_name(int tok);
     else { (Cur).line = YYRHSLOC(Rhs, 0).line; (Cur).col = YYRHSLOC(Rhs, 0).col;   \
            (Cur).off = (Cur).end = YYRHSLOC(Rhs, 0).end; } } while (0)
 #define YYLOCATION_PRINT(f, l) ((void)0)
+/* '-' before an integer literal: two's-complement negation, as PTX wraps
+ * (-0x8000000000000000 is INT64_MIN, not signed overflow). */
+static inline int64_t ptx_neg(int64_t v) { return (int64_t)(0u - (uint64_t)v); }
 static void ptx_yyerror(ptx_loc *l, struct lex_state *L, ptx_builder *B, const char *msg)
 {
     (void)L;
@@ -100,7 +103,7 @@ init_opt: %empty | '=' ival | '=' '{' ilist '}' ;
 ilist: ielem | ilist ',' ielem ;
 ielem: ival | '{' ilist '}' ;
 ival: T_INT                             { ptx_b_init_int(B, $1.i, @1); }
-    | '-' T_INT                         { ptx_b_init_int(B, -$2.i, @2); }
+    | '-' T_INT                         { ptx_b_init_int(B, ptx_neg($2.i), @2); }
     | T_FLOAT                           { ptx_b_init_float(B, &$1, 0, @1); }
     | '-' T_FLOAT                       { ptx_b_init_float(B, &$2, 1, @2); }
     | T_IDENT                           { ptx_b_init_sym(B, &$1, 0, 0, @1); }
@@ -197,15 +200,15 @@ elem: T_IDENT                           { ptx_b_opd_name(B, &$1, 0, @1); }
     | '!' T_IDENT                       { ptx_b_opd_name(B, &$2, 1, @2); }
     | T_SREG                            { ptx_b_opd_sreg(B, &$1, @1); }
     | T_INT                             { ptx_b_opd_int(B, $1.i, @1); }
-    | '-' T_INT                         { ptx_b_opd_int(B, -$2.i, @1); }
+    | '-' T_INT                         { ptx_b_opd_int(B, ptx_neg($2.i), @1); }
     | T_FLOAT                           { ptx_b_opd_float(B, &$1, 0, @1); }
     | '-' T_FLOAT                       { ptx_b_opd_float(B, &$2, 1, @1); }
     | T_SINK                            { ptx_b_opd_sink(B, @1); }
     ;
 addr: T_IDENT                           { ptx_b_addr(B, &$1, 0, @1); }
     | T_IDENT '+' T_INT                 { ptx_b_addr(B, &$1, $3.i, @1); }
-    | T_IDENT '+' '-' T_INT             { ptx_b_addr(B, &$1, -$4.i, @1); }
-    | T_IDENT '-' T_INT                 { ptx_b_addr(B, &$1, -$3.i, @1); }
+    | T_IDENT '+' '-' T_INT             { ptx_b_addr(B, &$1, ptx_neg($4.i), @1); }
+    | T_IDENT '-' T_INT                 { ptx_b_addr(B, &$1, ptx_neg($3.i), @1); }
     | T_INT                             { ptx_b_addr(B, NULL, $1.i, @1); }
     | T_IDENT ','                       { ptx_b_addr(B, &$1, 0, @1); }
       '{'                               { ptx_b_vec_begin(B); }
