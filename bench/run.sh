@@ -4,18 +4,26 @@
 #  1. each built $B/bench/* program (bench/*.c: TMA engine throughput, ...),
 #     run as is — they print their own table (bench_parse needs the corpus
 #     as arguments: `make bench-parse` runs it);
-#  2. ptxi-based benches: every launch file under bench/kernels/ run through
-#     `ptxi run` (deferred completion, one interpreter thread, then -j N),
-#     timed end to end, with the kernel's PASS/FAIL so a fast wrong answer
-#     does not pass for a speed-up.
-# BENCH_JOBS=N sets the -j of the parallel runs (default: online CPUs).
+#  2. interpreter throughput: every case of every launch file under
+#     bench/kernels/ through `ptxi run --stats`, on one interpreter thread
+#     and then with -j N.  `--stats` times the launch itself (interp_run:
+#     no process start, PTX parse or buffer set-up) and counts the
+#     thread-instructions executed (per warp instruction, the lanes that
+#     issued it); each figure is the best of BENCH_REPS runs.  The kernel's
+#     PASS/FAIL is shown so that a fast wrong answer does not pass for a
+#     speed-up.  Columns:
+#       thread-instr   thread-instructions of the launch (same for any -j)
+#       s, M/s         launch wall time and M thread-instructions per second
+#       x              speed-up of -j N over -j 1
+#     and, for cases of one kernel at growing grid sizes (NAME_<grid>), how
+#     the -j 1 time grew against the work (linear = the same M/s).
+# BENCH_JOBS=N sets the -j of the parallel runs (default: online CPUs);
+# BENCH_REPS=N the runs per figure (default 3).
 B=${B:-build}
 PTXI=${PTXI:-$B/ptxi}
 JOBS=${BENCH_JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)}
+REPS=${BENCH_REPS:-3}
 status=0
-
-now() { date +%s.%N; }
-elapsed() { echo "$1 $2" | awk '{ printf "%.3f", $2 - $1 }'; }
 
 for b in "$B"/bench/*; do
     [ -f "$b" ] && [ -x "$b" ] || continue
@@ -24,18 +32,53 @@ for b in "$B"/bench/*; do
     "$b" || { echo "FAIL bench/$(basename "$b"): exit status $?"; status=1; }
 done
 
+# best NAME FILE J: runs the case REPS times; prints "thread-instr seconds
+# result" for the fastest run (result FAIL if any run failed).
+best() {
+    i=0; bt=; bs=; res=PASS
+    while [ "$i" -lt "$REPS" ]; do
+        out=$("$PTXI" run --stats -j "$3" --filter "$1" "$2" 2>&1)
+        printf '%s\n' "$out" | grep -q "^PASS $1\$" || res=FAIL
+        line=$(printf '%s\n' "$out" | grep "^stats $1: ")
+        t=$(printf '%s\n' "$line" | awk '{ print $3 }')
+        s=$(printf '%s\n' "$line" | awk '{ print $9 }')
+        if [ -n "$s" ]; then
+            if [ -z "$bs" ] || awk "BEGIN { exit !($s < $bs) }"; then bs=$s; bt=$t; fi
+        fi
+        i=$((i + 1))
+    done
+    echo "${bt:-0} ${bs:-0} $res"
+}
+
+rate() { awk "BEGIN { if ($2 > 0) printf \"%.1f\", $1 / $2 / 1e6; else print \"-\" }"; }
+
 for f in bench/kernels/*.jsonl bench/kernels/*.json; do
     [ -f "$f" ] || continue
-    echo "== ptxi run $f"
-    printf '%-22s %10s %10s  %s\n' case "-j 1 (s)" "-j $JOBS (s)" result
+    echo "== ptxi run --stats $f (launch time only, best of $REPS)"
+    printf '%-14s %13s %9s %9s %9s %9s %6s  %s\n' case thread-instr "-j1 s" "-j1 M/s" \
+        "-j$JOBS s" "-j$JOBS M/s" x result
     names=$("$PTXI" test "$f" 2>/dev/null | sed -n 's/^\(PASS\|FAIL\) \([^ :]*\).*/\2/p')
+    scaling=
+    prev_kernel=; prev_t=; prev_s=; prev_n=
     for n in $names; do
-        t0=$(now); r1=$("$PTXI" test -q --filter "$n" "$f" 2>&1); t1=$(now)
-        "$PTXI" test -q --filter "$n" "$f" >/dev/null 2>&1   # warm, then time -j N
-        t2=$(now); rN=$("$PTXI" run -j "$JOBS" --filter "$n" "$f" 2>&1); t3=$(now)
+        set -- $(best "$n" "$f" 1); t1=$1; s1=$2; r1=$3
+        set -- $(best "$n" "$f" "$JOBS"); sN=$2; rN=$3
         res=PASS
-        case "$r1$rN" in *FAIL*) res=FAIL; status=1 ;; esac
-        printf '%-22s %10s %10s  %s\n' "$n" "$(elapsed "$t0" "$t1")" "$(elapsed "$t2" "$t3")" "$res"
+        [ "$r1$rN" = PASSPASS ] || { res=FAIL; status=1; }
+        x=$(awk "BEGIN { if ($sN > 0) printf \"%.2f\", $s1 / $sN; else print \"-\" }")
+        printf '%-14s %13s %9.4f %9s %9.4f %9s %6s  %s\n' "$n" "$t1" "$s1" "$(rate "$t1" "$s1")" \
+            "$sN" "$(rate "$t1" "$sN")" "$x" "$res"
+        kernel=${n%_*}
+        if [ "$kernel" = "$prev_kernel" ] && [ "$prev_t" != 0 ] && [ "$prev_s" != 0 ]; then
+            scaling="$scaling$(awk "BEGIN { printf \"  %s -> %s: %.2fx the thread-instructions in %.2fx the time (-j 1)\", \
+                \"$prev_n\", \"$n\", $t1 / $prev_t, $s1 / $prev_s }")
+"
+        fi
+        prev_kernel=$kernel; prev_t=$t1; prev_s=$s1; prev_n=$n
     done
+    if [ -n "$scaling" ]; then
+        echo "grid scaling:"
+        printf '%s' "$scaling"
+    fi
 done
 exit $status

@@ -20,9 +20,15 @@
  *     points);
  *   - stores and reductions to global memory belong to the issuing
  *     thread's current bulk group: cp.async.bulk.commit_group closes the
- *     group, cp.async.bulk.wait_group[.read] N waits until at most N of the
- *     thread's committed groups still have operations in flight.
+ *     group, cp.async.bulk.wait_group[.read] N waits until every committed
+ *     group but the N most recent has no operation in flight (operations
+ *     not yet committed are in no group and are not waited for; landing is
+ *     atomic, so .read, "the sources have been read", waits as long).
  * Prefetches are checked at issue and have no effect.
+ *
+ * A thread that touches shared memory an operation in flight writes (or
+ * writes what it reads) has not synchronised with it: ip_async_smem_race
+ * makes that a fault (see the races section below).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,6 +78,13 @@ static const char *kind_name(int k)
     }
 }
 
+static const char *op_what(const ip_op *o)
+{
+    if (o->kind != IP_OP_TENSOR)
+        return kind_name(o->kind);
+    return o->req.kind == TMA_LOAD ? "TMA load" : o->req.kind == TMA_STORE ? "TMA store" : "TMA reduction";
+}
+
 int interp_inflight_describe(const interp_ctx *c, int i, char *buf, size_t len)
 {
     if (i < 0 || i >= c->nops)
@@ -79,41 +92,27 @@ int interp_inflight_describe(const interp_ctx *c, int i, char *buf, size_t len)
     const ip_op *o = &c->ops[i];
     char where[400];
     interp_where(c, o->func, o->pc, where, sizeof where);
-    const char *what = o->kind == IP_OP_TENSOR
-        ? (o->req.kind == TMA_LOAD ? "TMA load" : o->req.kind == TMA_STORE ? "TMA store" : "TMA reduction")
-        : kind_name(o->kind);
-    int n = snprintf(buf, len, "#%d %s issued by CTA rank %d warp %d lane %d at %s", o->id, what, o->cta,
-                     o->warp, o->lane, where);
-    if (n > 0 && (size_t)n < len) {
-        if (o->has_mbar)
-            n += snprintf(buf + n, len - (size_t)n, "; smem 0x%x, mbarrier 0x%x, CTA mask 0x%x", o->smem_off,
-                          o->mbar_off, o->mcast);
-        else if (o->bulk_group)
-            snprintf(buf + n, len - (size_t)n, "; bulk group %u", o->group);
-    }
+    const char *what = op_what(o);
+    char detail[128] = "";
+    if (o->has_mbar)
+        snprintf(detail, sizeof detail, " (smem 0x%x, mbarrier 0x%x, CTA mask 0x%x)", o->smem_off, o->mbar_off,
+                 o->mcast);
+    else if (o->bulk_group)
+        snprintf(detail, sizeof detail, " (bulk group %u)", o->group);
+    snprintf(buf, len, "#%d %s%s issued by CTA rank %d warp %d lane %d at %s", o->id, what, detail, o->cta,
+             o->warp, o->lane, where);
     return o->id;
 }
 
-int ip_async_pending_groups(const interp_ctx *c, int cta, int warp, int lane, uint32_t seq)
+bool ip_async_groups_busy(const interp_ctx *c, int cta, int warp, int lane, uint32_t upto)
 {
-    /* distinct committed groups (group < seq) of this thread still in flight */
-    int n = 0;
-    uint32_t seen[64];
-    int ns = 0;
+    /* any operation in flight from this thread's groups 0 .. upto-1 */
     for (int i = 0; i < c->nops; i++) {
         const ip_op *o = &c->ops[i];
-        if (!o->bulk_group || o->cta != cta || o->warp != warp || o->lane != lane || o->group >= seq)
-            continue;
-        bool dup = false;
-        for (int k = 0; k < ns; k++)
-            if (seen[k] == o->group) dup = true;
-        if (dup)
-            continue;
-        if (ns < 64)
-            seen[ns++] = o->group;
-        n++;
+        if (o->bulk_group && o->group < upto && o->cta == cta && o->warp == warp && o->lane == lane)
+            return true;
     }
-    return n;
+    return false;
 }
 
 static ip_warp *op_warp(interp_ctx *c, const ip_op *o)
@@ -255,11 +254,15 @@ static int issue_tensor(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame 
     r->smem_off = o->smem_off;
     uint32_t tx = 0;
     int rc = tma_check(r, &tx, why, sizeof why);
+    if (rc == TMA_UNSUPPORTED)
+        return ip_error(c, INTERP_UNSUPPORTED, w, (int)l, c->xfunc, c->xpc, "%s", why);
     if (rc)
         return ip_error(c, INTERP_FAULT, w, (int)l, c->xfunc, c->xpc, "%s: %s",
                         rc == TMA_FAULT_ILLEGAL_ADDRESS ? "illegal address" :
                         rc == TMA_FAULT_MISALIGNED ? "misaligned address" : "illegal instruction", why);
     o->kind = is_pf ? IP_OP_PREFETCH : IP_OP_TENSOR;
+    if (!is_pf)
+        o->foot = tma_smem_footprint(r);
     return 0;
 }
 
@@ -364,7 +367,111 @@ int ip_async_issue(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, u
     return 0;
 }
 
+/* ---- races with the generic proxy ----------------------------------------------------------
+ *
+ * Until an operation has landed, the shared memory it writes (a load's
+ * destination, in every CTA of a multicast) holds undefined bytes, and the
+ * shared memory it reads (a store's or reduction's source) must not change.
+ * No wait can have observed the completion of an operation still in
+ * flight, so a thread that reads or writes those bytes meanwhile has not
+ * synchronised with it: on hardware it reads garbage or corrupts the copy.
+ * ptxi stops there instead: that is what a wait on the wrong parity, a
+ * missing wait, or reusing a store's source before
+ * cp.async.bulk.wait_group.read looks like.  Under `deferred` (operations
+ * land as late as possible) every such access is caught; `eager` cannot
+ * see any.  With a swizzle the range is the box's whole footprint,
+ * including the padding of each row to the swizzle span.
+ */
+
+static bool overlaps(uint32_t a, uint32_t an, uint32_t b, uint32_t bn)
+{
+    return a < b + bn && b < a + an;
+}
+
+int ip_async_smem_race(interp_ctx *c, ip_warp *w, int lane, int cta, uint32_t off, uint32_t n, bool write,
+                       const char *what)
+{
+    for (int i = 0; i < c->nops; i++) {
+        const ip_op *o = &c->ops[i];
+        bool wr = false;             /* the op writes the range (else reads it) */
+        uint32_t lo = 0, len = 0;
+        switch (o->kind) {
+        case IP_OP_TENSOR:
+            if (o->req.kind == TMA_LOAD) {
+                if (o->mcast >> cta & 1)
+                    wr = true, lo = o->smem_off, len = o->foot;
+            } else if (o->dst_cta == cta) {
+                lo = o->smem_off, len = o->foot;
+            }
+            break;
+        case IP_OP_BULK_G2S:
+            if (o->mcast >> cta & 1)
+                wr = true, lo = o->smem_off, len = o->bytes;
+            break;
+        case IP_OP_BULK_S2S:
+        case IP_OP_BULK_RED:
+            if (o->dst_cta == cta && overlaps(off, n, o->smem_off, o->bytes))
+                wr = true, lo = o->smem_off, len = o->bytes;
+            else if (o->src_cta == cta)
+                lo = o->src_off, len = o->bytes;
+            break;
+        case IP_OP_BULK_S2G:
+            if (o->src_cta == cta)
+                lo = o->src_off, len = o->bytes;
+            break;
+        default:
+            break;
+        }
+        if (!len || !overlaps(off, n, lo, len) || (!wr && !write))
+            continue;
+        char d[600], hint[400];
+        interp_inflight_describe(c, i, d, sizeof d);
+        if (wr && o->has_mbar) {
+            uint64_t word = 0;
+            char mbs[160];
+            const ip_cta *t = &c->cl.ctas[cta];
+            if (o->mbar_off + 8 <= t->smem_size)
+                memcpy(&word, t->smem + o->mbar_off, 8);
+            snprintf(hint, sizeof hint,
+                     "the thread has not waited for it; its mbarrier at shared 0x%x (CTA rank %d): %s; "
+                     "wait for that phase to complete (right parity?) before touching the bytes",
+                     o->mbar_off, cta, ip_mbar_describe(word, mbs, sizeof mbs));
+        } else if (wr) {
+            snprintf(hint, sizeof hint, "wait for it before touching the bytes");
+        } else {
+            snprintf(hint, sizeof hint, "its bulk group has not passed cp.async.bulk.wait_group.read: wait "
+                     "for the read before reusing the source");
+        }
+        return ip_error(c, INTERP_FAULT, w, lane, c->xfunc, c->xpc,
+                        "data race: %s %s %u byte(s) at shared 0x%x of CTA rank %d while an asynchronous "
+                        "operation still %s them (%s)\n  in flight: %s",
+                        what, write ? "writes" : "reads", n, off, cta, wr ? "writes" : "reads", hint, d);
+    }
+    return 0;
+}
+
 /* ---- landing ----------------------------------------------------------------------------- */
+
+void ip_async_landed_on(const interp_ctx *c, int cta, uint32_t off, const char *indent, char *buf, size_t n)
+{
+    size_t at = 0;
+    buf[0] = 0;
+    unsigned first = c->nlanded > 16 ? c->nlanded - 16 : 0;
+    for (unsigned k = first; k < c->nlanded && at + 1 < n; k++) {
+        const struct ip_landed *h = &c->landed[k % 16];
+        if (h->cluster != c->cl.index || h->cta != cta || h->mbar_off != off)
+            continue;
+        char where[400];
+        interp_where(c, h->func, h->pc, where, sizeof where);
+        const char *what = h->kind != IP_OP_TENSOR ? kind_name(h->kind)
+                         : h->tkind == TMA_LOAD ? "TMA load" : "TMA operation";
+        int k2 = snprintf(buf + at, n - at, "\n%slanded on it: #%d %s, %u bytes completed in the phase with "
+                          "parity %u; issued at %s", indent, h->id, what, h->bytes, h->parity, where);
+        if (k2 < 0)
+            break;
+        at += (size_t)k2 < n - at ? (size_t)k2 : n - at - 1;
+    }
+}
 
 static int complete(interp_ctx *c, const ip_op *o, int cta, uint32_t tx)
 {
@@ -373,6 +480,9 @@ static int complete(interp_ctx *c, const ip_op *o, int cta, uint32_t tx)
         return op_fault(c, o, "%s", "mbarrier outside shared memory");
     uint64_t word;
     memcpy(&word, t->smem + o->mbar_off, 8);
+    struct ip_landed *h = &c->landed[c->nlanded++ % 16];
+    *h = (struct ip_landed){ c->cl.index, o->id, o->kind, o->req.kind, o->func, o->pc, cta, o->mbar_off, tx,
+                             (uint32_t)(word >> 63) };
     char why[256];
     if (ip_mbar_complete_tx(&word, tx, why, sizeof why)) {
         char msg[400];

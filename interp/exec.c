@@ -398,6 +398,8 @@ static uint32_t prmt(uint32_t a, uint32_t b, uint32_t c, const ir_instr *in)
     return r;
 }
 
+static bool boolop(int op, bool a, bool c);
+
 static int exec_bits(X *x, uint32_t exec)
 {
     const ir_instr *in = x->in;
@@ -516,6 +518,10 @@ static int exec_bits(X *x, uint32_t exec)
                 o |= (lut >> idx & 1u) << i;
             }
             r = o;
+            /* lop3.{or,and}.b32 d|p, a, b, c, lut, q: p = (d != 0) BOOLOP q */
+            if (in->nopd > 5)
+                wr_pair2(x, 0, l, boolop(ir_has(in, IR_M_AND) ? IR_M_AND : IR_M_OR, o != 0,
+                                         rd(x, 5, l, IR_T_PRED) != 0));
             break;
         }
         case IR_OP_FNS: {
@@ -683,10 +689,11 @@ static int exec_cmp(X *x, uint32_t exec)
         case IR_OP_SLCT: {
             int dt = in->types[0];
             uint64_t cv = rd(x, 3, l, t);
-            bool ge = t == IR_T_F32 ? !(u2f((uint32_t)cv) < 0.0f) || (ir_has(in, IR_M_FTZ) && fpclassify(u2f((uint32_t)cv)) == FP_SUBNORMAL)
+            /* .f32: the float compare c >= 0 (H100, ops_int in tests/hw/ops):
+             * -0 selects a, a NaN of either sign selects b, .ftz flushes a
+             * subnormal c to zero first */
+            bool ge = t == IR_T_F32 ? fval(cv, IR_T_F32, ir_has(in, IR_M_FTZ)) >= 0.0
                                     : sx(cv, 32) >= 0;
-            if (t == IR_T_F32 && isnan(u2f((uint32_t)cv)))
-                ge = true;
             wr(x, 0, l, ge ? rd(x, 1, l, dt) : rd(x, 2, l, dt));
             break;
         }
@@ -769,8 +776,12 @@ static uint32_t f32_out(float r, bool ftz, bool sat)
 }
 
 /* f16 / bf16 scalar op: computed in f32 (exact for add/sub/mul of halves
- * up to one rounding; fma in double), rounded once to the 16-bit format. */
-static uint16_t hop(int op, int t, uint16_t a, uint16_t b, uint16_t c, int mode, bool ftz, bool sat, bool relu)
+ * up to one rounding; fma in double), rounded once to the 16-bit format.
+ * Every NaN result is the canonical 0x7fff, neg and abs of a NaN and
+ * min/max.NaN included (H100: neg.f16 / abs.bf16 / max.NaN.bf16 of a NaN
+ * give 0x7fff, probe_cvt slot 23). */
+static uint16_t hop(int op, int t, uint16_t a, uint16_t b, uint16_t c, int mode, bool ftz, bool sat, bool relu,
+                    bool nanp)
 {
     double x = t == IR_T_BF16 ? u2f((uint32_t)a << 16) : fp_f16_to_f32(a);
     double y = t == IR_T_BF16 ? u2f((uint32_t)b << 16) : fp_f16_to_f32(b);
@@ -788,15 +799,160 @@ static uint16_t hop(int op, int t, uint16_t a, uint16_t b, uint16_t c, int mode,
     case IR_OP_MAX: r = isnan(x) ? y : isnan(y) ? x : (x > y || (x == y && !signbit(x))) ? x : y; break;
     default: r = 0; break;
     }
+    if (isnan(x) && (op == IR_OP_NEG || op == IR_OP_ABS))
+        return 0x7fff;
     if (op == IR_OP_NEG || op == IR_OP_ABS)
         return op == IR_OP_NEG ? a ^ 0x8000 : a & 0x7fff;
+    if (nanp && (op == IR_OP_MIN || op == IR_OP_MAX) && (isnan(x) || isnan(y)))
+        return 0x7fff;
     if (isnan(r))
-        return t == IR_T_BF16 ? 0x7fff : 0x7fff;
+        return 0x7fff;
     if (sat)
         r = r < 0 ? 0 : r > 1 ? 1 : r;
     if (relu && r < 0)
         r = 0;
     return t == IR_T_BF16 ? fp_f64_to_bf16(r, mode) : fp_f64_to_f16(r, mode);
+}
+
+/* testp.op on a value already widened to double (v) and, for .subnormal of
+ * an f32, its unflushed bits (raw; a double never holds an f32 subnormal
+ * as one). */
+static bool testp(const ir_instr *in, double v, float raw)
+{
+    if (ir_has(in, IR_M_TESTP_FINITE)) return isfinite(v);
+    if (ir_has(in, IR_M_TESTP_INFINITE)) return isinf(v);
+    if (ir_has(in, IR_M_TESTP_NUMBER)) return !isnan(v);
+    if (ir_has(in, IR_M_TESTP_NOTANUMBER)) return isnan(v);
+    /* .normal holds for zero too: ptxas tests |a| == 0 || (min normal <=
+     * |a| < inf) (H100, f32 and f64: testp.normal of -0 is true) */
+    if (ir_has(in, IR_M_TESTP_NORMAL))
+        return v == 0 || (in->types[0] == IR_T_F64 ? isnormal(v) : isnormal((float)v));
+    if (ir_has(in, IR_M_TESTP_SUBNORMAL))
+        return in->types[0] == IR_T_F64 ? fpclassify(v) == FP_SUBNORMAL : fpclassify(raw) == FP_SUBNORMAL;
+    return false;
+}
+
+/* Which NaN operand an f64 instruction passes on (quieted, sign and payload
+ * kept) when it has one: H100, every pair and triple of distinct NaNs.
+ * add/sub/mul: b, then a (sub does not flip b's sign); fma/mad: b, c, a;
+ * div: a, then b; one-operand ops (sqrt, rcp, and abs and neg, which ptxas
+ * makes DADDs): a.  probe_f64 holds the pairs. */
+static bool f64_nan_operand(int op, int nopd, uint64_t a, uint64_t b, uint64_t c, uint64_t *out)
+{
+    uint64_t order[3];
+    int n = 0;
+    if (nopd <= 2)
+        order[n++] = a;
+    else if (op == IR_OP_DIV) {
+        order[n++] = a;
+        order[n++] = b;
+    } else if (op == IR_OP_FMA || op == IR_OP_MAD) {
+        order[n++] = b;
+        order[n++] = c;
+        order[n++] = a;
+    } else {
+        order[n++] = b;
+        order[n++] = a;
+    }
+    for (int i = 0; i < n; i++)
+        if (fp_f64_isnan(order[i])) {
+            *out = fp_f64_quiet(order[i]);
+            return true;
+        }
+    return false;
+}
+
+/* min/max.f64: a NaN operand is ignored; of two NaNs b is returned, quieted
+ * (probe_f64 slots 5, 6); -0 < +0. */
+static uint64_t f64_minmax(int op, uint64_t ua, uint64_t ub)
+{
+    bool na = fp_f64_isnan(ua), nb = fp_f64_isnan(ub);
+    if (nb)
+        return na ? fp_f64_quiet(ub) : ua;
+    if (na)
+        return ub;
+    double a = u2d(ua), b = u2d(ub);
+    if (a == b)
+        return (op == IR_OP_MIN) == (bool)signbit(a) ? ua : ub;
+    return (op == IR_OP_MIN) == (a < b) ? ua : ub;
+}
+
+/* rcp.approx.ftz.f64 and rsqrt.approx.ftz.f64 are one MUFU.RCP64H /
+ * MUFU.RSQ64H: they read only the high word of a (sign, exponent and 20
+ * mantissa bits), flush subnormals, and write only the high word of the
+ * result (the low word is 0).  A NaN anywhere, also from a negative rsqrt,
+ * gives 0x7fffffff00000000.  The high word is modelled as the truncated
+ * exact result: the H100 agrees for 93% of the 2^20 mantissas of rcp and
+ * is one unit of the high word above it for the other 7%. */
+static uint64_t f64_hi_approx(int op, uint64_t ua)
+{
+    uint64_t h = ua & 0xffffffff00000000ull;
+    if (fp_f64_isnan(h))
+        return 0x7fffffff00000000ull;
+    double v = u2d(h);
+    if (fpclassify(v) == FP_SUBNORMAL)
+        v = copysign(0.0, v);
+    double r = op == IR_OP_RCP ? 1.0 / v : 1.0 / sqrt(v);
+    if (isnan(r))
+        return 0x7fffffff00000000ull;
+    if (fpclassify(r) == FP_SUBNORMAL)
+        r = copysign(0.0, r);
+    return d2u(r) & 0xffffffff00000000ull;
+}
+
+/* f64 arithmetic: the host computes the numbers (f64 has no .ftz and the
+ * host's IEEE double is the GPU's); NaNs follow f64_nan_operand, and an
+ * invalid operation (inf - inf, 0 * inf, 0 / 0, sqrt(-1)) gives
+ * FP_F64_DEFAULT_NAN, not the f32 style canonical NaN. */
+static int exec_f64(X *x, uint32_t exec)
+{
+    const ir_instr *in = x->in;
+    int op = in->op, fe = fe_of(in->rnd), t = IR_T_F64;
+    FOR_LANES(exec, l) {
+        uint64_t ua = rd(x, 1, l, t), ub = in->nopd > 2 ? rd(x, 2, l, t) : 0, uc = in->nopd > 3 ? rd(x, 3, l, t) : 0;
+        uint64_t r;
+        if (op == IR_OP_MIN || op == IR_OP_MAX) {
+            wr(x, 0, l, f64_minmax(op, ua, ub));
+            continue;
+        }
+        if (op == IR_OP_COPYSIGN) {
+            wr(x, 0, l, (ub & 0x7fffffffffffffffull) | (ua & 0x8000000000000000ull));
+            continue;
+        }
+        if (op == IR_OP_TESTP) {
+            wr(x, 0, l, testp(in, u2d(ua), 0));
+            continue;
+        }
+        if ((op == IR_OP_RCP || op == IR_OP_RSQRT) && ir_has(in, IR_M_APPROX) && ir_has(in, IR_M_FTZ)) {
+            wr(x, 0, l, f64_hi_approx(op, ua));
+            continue;
+        }
+        if (f64_nan_operand(op, in->nopd, ua, ub, uc, &r)) {
+            wr(x, 0, l, r);
+            continue;
+        }
+        double a = u2d(ua), b = u2d(ub), c = u2d(uc), d;
+        switch (op) {
+        case IR_OP_ADD: case IR_OP_SUB: case IR_OP_MUL: case IR_OP_FMA: case IR_OP_MAD:
+        case IR_OP_DIV: case IR_OP_SQRT: case IR_OP_RCP:
+            d = fop(op, a, b, c, true, fe);
+            break;
+        /* one rounding from the long double quotient: rsqrt.approx.f64 came
+         * back correctly rounded on every value the device probe tried */
+        case IR_OP_RSQRT: d = (double)(1.0L / sqrtl((long double)a)); break;
+        case IR_OP_SIN: d = sin(a); break;
+        case IR_OP_COS: d = cos(a); break;
+        case IR_OP_LG2: d = log2(a); break;
+        case IR_OP_EX2: d = exp2(a); break;
+        case IR_OP_TANH: d = tanh(a); break;
+        case IR_OP_ABS: d = fabs(a); break;
+        case IR_OP_NEG: d = -a; break;
+        default:
+            return unsupported(x, NULL);
+        }
+        wr(x, 0, l, isnan(d) ? FP_F64_DEFAULT_NAN : d2u(d));
+    }
+    return 0;
 }
 
 static int exec_float(X *x, uint32_t exec)
@@ -810,18 +966,20 @@ static int exec_float(X *x, uint32_t exec)
         bool pk = t == IR_T_F16X2 || t == IR_T_BF16X2;
         int et = (t == IR_T_BF16 || t == IR_T_BF16X2) ? IR_T_BF16 : IR_T_F16;
         int mode = fp_mode_of(in->rnd);
-        bool relu = ir_has(in, IR_M_RELU);
+        bool relu = ir_has(in, IR_M_RELU), nanp = ir_has(in, IR_M_NANMOD);
         FOR_LANES(exec, l) {
             uint64_t a = rd(x, 1, l, t), b = in->nopd > 2 ? rd(x, 2, l, t) : 0, c = in->nopd > 3 ? rd(x, 3, l, t) : 0;
-            uint32_t r = hop(op, et, (uint16_t)a, (uint16_t)b, (uint16_t)c, mode, ftz, sat, relu);
+            uint32_t r = hop(op, et, (uint16_t)a, (uint16_t)b, (uint16_t)c, mode, ftz, sat, relu, nanp);
             if (pk)
-                r |= (uint32_t)hop(op, et, (uint16_t)(a >> 16), (uint16_t)(b >> 16), (uint16_t)(c >> 16), mode, ftz, sat, relu) << 16;
+                r |= (uint32_t)hop(op, et, (uint16_t)(a >> 16), (uint16_t)(b >> 16), (uint16_t)(c >> 16), mode, ftz, sat,
+                                   relu, nanp) << 16;
             wr(x, 0, l, r);
         }
         return 0;
     }
-    bool dbl = t == IR_T_F64;
-    if (!dbl && t != IR_T_F32)
+    if (t == IR_T_F64)
+        return exec_f64(x, exec);
+    if (t != IR_T_F32)
         return unsupported(x, "on this type");
     FOR_LANES(exec, l) {
         double a = fval(rd(x, 1, l, t), t, ftz);
@@ -830,28 +988,26 @@ static int exec_float(X *x, uint32_t exec)
         double r;
         switch (op) {
         case IR_OP_ADD: case IR_OP_SUB: case IR_OP_MUL: case IR_OP_FMA: case IR_OP_MAD:
-            r = fop(op, a, b, c, dbl, fe);
+            r = fop(op, a, b, c, false, fe);
             break;
         case IR_OP_DIV:
-            if (!dbl && ir_has(in, IR_M_APPROX)) {
+            if (ir_has(in, IR_M_APPROX)) {
                 r = (float)a * (1.0f / (float)b);
-            } else if (!dbl && ir_has(in, IR_M_FULL)) {
-                /* div.full: a * rcp(b), as the H100 rounds it (probe_f32) */
-                r = (float)a * (1.0f / (float)b);
+            } else if (ir_has(in, IR_M_FULL)) {
+                wr(x, 0, l, fp_f32_div_full((uint32_t)rd(x, 1, l, t), (uint32_t)rd(x, 2, l, t), ftz));
+                continue;
             } else
-                r = fop(op, a, b, c, dbl, fe);
+                r = fop(op, a, b, c, false, fe);
             break;
-        case IR_OP_SQRT: r = fop(op, a, 0, 0, dbl, fe); break;
-        case IR_OP_RCP: r = fop(op, a, 0, 0, dbl, fe); break;
-        case IR_OP_RSQRT: r = dbl ? 1.0 / sqrt(a) : 1.0f / sqrtf((float)a); break;
-        case IR_OP_SIN: r = dbl ? sin(a) : sinf((float)a); break;
-        case IR_OP_COS: r = dbl ? cos(a) : cosf((float)a); break;
-        case IR_OP_LG2: r = dbl ? log2(a) : log2f((float)a); break;
-        case IR_OP_EX2: r = dbl ? exp2(a) : exp2f((float)a); break;
-        case IR_OP_TANH: r = dbl ? tanh(a) : tanhf((float)a); break;
-        case IR_OP_ABS: r = fabs(a); break;
-        case IR_OP_NEG: r = -a; break;
-        case IR_OP_COPYSIGN: r = copysign(b, a); break;
+        case IR_OP_SQRT: r = fop(op, a, 0, 0, false, fe); break;
+        case IR_OP_RCP: r = fop(op, a, 0, 0, false, fe); break;
+        case IR_OP_RSQRT: r = 1.0f / sqrtf((float)a); break;
+        case IR_OP_SIN: r = sinf((float)a); break;
+        case IR_OP_COS: r = cosf((float)a); break;
+        case IR_OP_LG2: r = log2f((float)a); break;
+        case IR_OP_EX2: r = exp2f((float)a); break;
+        case IR_OP_TANH: r = tanhf((float)a); break;
+        case IR_OP_ABS: case IR_OP_NEG: case IR_OP_COPYSIGN: r = 0; break;
         case IR_OP_MIN:
         case IR_OP_MAX: {
             bool isnan_a = isnan(a), isnan_b = isnan(b);
@@ -863,28 +1019,18 @@ static int exec_float(X *x, uint32_t exec)
             if (ir_has(in, IR_M_NANMOD) && (isnan_a || isnan_b)) r = NAN;
             break;
         }
-        case IR_OP_TESTP: {
-            double v = a;
-            bool res = false;
-            if (ir_has(in, IR_M_TESTP_FINITE)) res = isfinite(v);
-            else if (ir_has(in, IR_M_TESTP_INFINITE)) res = isinf(v);
-            else if (ir_has(in, IR_M_TESTP_NUMBER)) res = !isnan(v);
-            else if (ir_has(in, IR_M_TESTP_NOTANUMBER)) res = isnan(v);
-            else if (ir_has(in, IR_M_TESTP_NORMAL)) res = dbl ? isnormal(v) : isnormal((float)v);
-            else if (ir_has(in, IR_M_TESTP_SUBNORMAL))
-                res = dbl ? fpclassify(v) == FP_SUBNORMAL : fpclassify((float)u2f((uint32_t)rd(x, 1, l, t))) == FP_SUBNORMAL;
-            wr(x, 0, l, res);
+        case IR_OP_TESTP:
+            wr(x, 0, l, testp(in, (float)a, u2f((uint32_t)rd(x, 1, l, t))));
             continue;
-        }
         default:
             return unsupported(x, NULL);
         }
-        if (dbl) {
-            if (isnan(r) && op != IR_OP_ABS && op != IR_OP_NEG && op != IR_OP_COPYSIGN)
-                r = u2d(0x7fffffffffffffffull);
-            wr(x, 0, l, d2u(r));
-        } else if (op == IR_OP_ABS || op == IR_OP_NEG || op == IR_OP_COPYSIGN) {
+        if (op == IR_OP_ABS || op == IR_OP_NEG || op == IR_OP_COPYSIGN) {
             uint32_t ua = (uint32_t)rd(x, 1, l, t);
+            if (op != IR_OP_COPYSIGN && isnan(u2f(ua))) {   /* FADD -a, -RZ: canonical NaN */
+                wr(x, 0, l, 0x7fffffffu);
+                continue;
+            }
             uint32_t o = op == IR_OP_ABS ? ua & 0x7fffffffu : op == IR_OP_NEG ? ua ^ 0x80000000u
                          : ((uint32_t)rd(x, 2, l, t) & 0x7fffffffu) | (ua & 0x80000000u);
             if (ftz && fpclassify(u2f(o)) == FP_SUBNORMAL)
@@ -898,20 +1044,23 @@ static int exec_float(X *x, uint32_t exec)
 
 /* ---- conversion -------------------------------------------------------------------- */
 
-static uint64_t cvt_to_int(double v, int dt, int rnd, bool sat_always)
+/* float -> integer.  Out-of-range values saturate.  A NaN gives 0, except
+ * into a 64-bit integer and from an f64, where the H100 (F2I.S64/U64,
+ * F2I.*.F64) writes the destination's sign bit: cvt.rzi.u64.f32 and
+ * cvt.rzi.s64.f64 of NaN are 0x8000000000000000 (probe_cvt slots 9 and 11,
+ * probe_f64 slots 12 and 13), cvt.rzi.u8.f64 0x80, cvt.rni.s32.f32 0. */
+static uint64_t cvt_to_int(double v, int dt, int st, int rnd)
 {
     unsigned bits = tbits(dt);
     bool sg = tkind(dt) == 's';
-    (void)sat_always;
     if (isnan(v))
-        return 0;
+        return bits == 64 || st == IR_T_F64 ? 1ull << (bits - 1) : 0;
     switch (rnd) {
     case IR_M_RNI: v = nearbyint(v); break;
     case IR_M_RMI: v = floor(v); break;
     case IR_M_RPI: v = ceil(v); break;
     default: v = trunc(v); break;
     }
-    /* float -> int conversions saturate on the GPU */
     if (sg) {
         double hi = ldexp(1.0, (int)bits - 1);
         if (v >= hi) return zx((uint64_t)(hi == 9223372036854775808.0 ? INT64_MAX : (int64_t)hi - 1), bits);
@@ -929,6 +1078,76 @@ static double int_val(uint64_t v, int st)
     return tkind(st) == 's' ? (double)sx(v, tbits(st)) : (double)zx(v, tbits(st));
 }
 
+/* The NaN a float -> float cvt writes for a NaN source `a`.  Into f64 and
+ * out of f64 the payload and sign survive (quieted); f32 -> f64 too.
+ * bf16 -> f32 is a plain shift (F2F is not used), so even a signalling
+ * NaN passes unchanged (cvt.f32.bf16 of 0xffff is 0xffff0000, probe_cvt
+ * slot 17), while f16 -> f32 (HADD2.F32) and every other narrowing write
+ * the canonical NaN. */
+static uint64_t cvt_nan(uint64_t a, int st, int dt)
+{
+    switch (dt) {
+    case IR_T_F64:
+        switch (st) {
+        case IR_T_F64: return fp_f64_quiet(a);
+        case IR_T_F32: return fp_f32_nan_to_f64((uint32_t)a);
+        case IR_T_BF16: return fp_bf16_nan_to_f64((uint16_t)a);
+        default: return fp_f16_nan_to_f64((uint16_t)a);
+        }
+    case IR_T_F32:
+        if (st == IR_T_F64) return fp_f64_nan_to_f32(a);
+        if (st == IR_T_BF16) return (uint32_t)(uint16_t)a << 16;
+        return 0x7fffffffu;
+    case IR_T_F16: return st == IR_T_F64 ? fp_f64_nan_to_f16(a) : 0x7fff;
+    case IR_T_BF16: return st == IR_T_F64 ? fp_f64_nan_to_bf16(a) : 0x7fff;
+    default: return 0x7fffe000u;   /* tf32 .rn */
+    }
+}
+
+/* float -> float cvt of the bits `a`; false if the pair is not supported. */
+static bool cvt_ff(const ir_instr *in, uint64_t a, int st, int dt, uint64_t *out)
+{
+    bool ftz = ir_has(in, IR_M_FTZ), sat = ir_has(in, IR_M_SAT), relu = ir_has(in, IR_M_RELU);
+    int mode = fp_mode_of(in->rnd);
+    bool rint_mode = in->rnd == IR_M_RNI || in->rnd == IR_M_RZI || in->rnd == IR_M_RMI || in->rnd == IR_M_RPI;
+    if (dt == IR_T_TF32 && in->rnd == IR_M_RNA) {
+        *out = fp_f32_to_tf32_rna((uint32_t)a, ir_has(in, IR_M_SATFINITE));
+        return true;
+    }
+    double v = fval(a, st, ftz);
+    if (isnan(v) && !sat) {
+        if (dt != IR_T_F64 && dt != IR_T_F32 && dt != IR_T_F16 && dt != IR_T_BF16 && dt != IR_T_TF32)
+            return false;
+        *out = cvt_nan(a, st, dt);
+        return true;
+    }
+    if (rint_mode)
+        v = in->rnd == IR_M_RNI ? nearbyint(v) : in->rnd == IR_M_RZI ? trunc(v) : in->rnd == IR_M_RMI ? floor(v) : ceil(v);
+    if (sat)   /* NaN and -0 saturate to +0 */
+        v = isnan(v) || !(v > 0) ? 0 : v > 1 ? 1 : v;
+    if (relu && !(v > 0))   /* .relu: every negative, -0 too, is +0 (probe_cvt slot 29) */
+        v = 0;
+    switch (dt) {
+    case IR_T_F64: *out = d2u(v); return true;
+    case IR_T_F32:
+        if (st == IR_T_F64 && !rint_mode) {
+            uint32_t r = fp_f64_to_f32_bits(v, mode);
+            if (ftz && fpclassify(u2f(r)) == FP_SUBNORMAL) r &= 0x80000000u;
+            *out = r;
+        } else
+            *out = f32_out((float)v, ftz, false);
+        return true;
+    case IR_T_F16: *out = fp_f64_to_f16(v, mode); return true;
+    case IR_T_BF16: *out = fp_f64_to_bf16(v, mode); return true;
+    case IR_T_TF32:
+        *out = isinf(v) ? (uint32_t)a : fp_f32_to_tf32((float)v, mode);
+        return true;
+    default: return false;
+    }
+}
+
+static int exec_cvt_x2(X *x, uint32_t exec);
+
 static int exec_cvt(X *x, uint32_t exec)
 {
     const ir_instr *in = x->in;
@@ -936,6 +1155,8 @@ static int exec_cvt(X *x, uint32_t exec)
     char dk = tkind(dt), sk = tkind(st);
     bool ftz = ir_has(in, IR_M_FTZ), sat = ir_has(in, IR_M_SAT);
     int mode = fp_mode_of(in->rnd);
+    if (dk == 'x' || sk == 'x')   /* packed: e4m3x2, e5m2x2, f16x2 ... */
+        return exec_cvt_x2(x, exec);
     FOR_LANES(exec, l) {
         uint64_t a = rd(x, 1, l, st), r = 0;
         if (dk != 'f' && sk != 'f') {   /* integer <-> integer */
@@ -954,38 +1175,8 @@ static int exec_cvt(X *x, uint32_t exec)
             }
             r = dk == 's' ? (uint64_t)sx((uint64_t)sv, db) : zx((uint64_t)sv, db);
         } else if (dk == 'f' && sk == 'f') {
-            double v = fval(a, st, ftz);
-            bool rint_mode = in->rnd == IR_M_RNI || in->rnd == IR_M_RZI || in->rnd == IR_M_RMI || in->rnd == IR_M_RPI;
-            if (rint_mode) {
-                v = in->rnd == IR_M_RNI ? nearbyint(v) : in->rnd == IR_M_RZI ? trunc(v) : in->rnd == IR_M_RMI ? floor(v) : ceil(v);
-            }
-            if (sat)   /* NaN and -0 saturate to +0 */
-                v = isnan(v) || !(v > 0) ? 0 : v > 1 ? 1 : v;
-            switch (dt) {
-            case IR_T_F64: r = isnan(v) ? 0x7fffffffffffffffull : d2u(v); break;
-            case IR_T_F32:
-                if (st == IR_T_F64 && !rint_mode) {
-                    r = fp_f64_to_f32_bits(v, mode);
-                    if (isnan(v)) r = 0x7fffffffu;
-                    if (ftz && fpclassify(u2f((uint32_t)r)) == FP_SUBNORMAL) r &= 0x80000000u;
-                } else
-                    r = f32_out((float)v, ftz, false);
-                break;
-            case IR_T_F16: r = isnan(v) ? 0x7fff : fp_f64_to_f16(v, mode); break;
-            case IR_T_BF16: r = isnan(v) ? 0x7fff : fp_f64_to_bf16(v, mode); break;
-            case IR_T_TF32: {
-                /* NaN: .rn gives 0x7fffe000, .rna keeps the input (probe_f32) */
-                uint32_t in32 = (uint32_t)a;
-                if (isnan(v))
-                    r = in->rnd == IR_M_RNA ? in32 : 0x7fffe000u;
-                else if (isinf(v))
-                    r = in32;
-                else
-                    r = fp_f32_to_tf32((float)v, mode);
-                break;
-            }
-            default: return unsupported(x, "between these types");
-            }
+            if (!cvt_ff(in, a, st, dt, &r))
+                return unsupported(x, "between these types");
         } else if (dk == 'f') {          /* int -> float */
             double v;
             if (tbits(st) == 64) {
@@ -1003,7 +1194,7 @@ static int exec_cvt(X *x, uint32_t exec)
             default: return unsupported(x, "between these types");
             }
         } else {                         /* float -> int */
-            r = cvt_to_int(fval(a, st, ftz), dt, in->rnd, true);
+            r = cvt_to_int(fval(a, st, ftz), dt, st, in->rnd);
             if (tkind(dt) == 's')
                 r = (uint64_t)sx(r, tbits(dt));
         }
@@ -1037,28 +1228,61 @@ static int exec_cvt_pack(X *x, uint32_t exec)
     return 0;
 }
 
+/* One f32 -> f16/bf16 element of F2FP{.RELU}{.SATFINITE}.{F16,BF16}.F32:
+ * NaN -> 0x7fff; .relu turns negatives and -0 into +0; .satfinite clamps
+ * to the largest finite value, Inf included. */
+static uint16_t cvt_h_elem(uint32_t a, bool bf, int mode, bool relu, bool satfinite)
+{
+    float f = u2f(a);
+    if (isnan(f))
+        return 0x7fff;
+    if (relu && !(f > 0))
+        f = 0;
+    uint16_t h = bf ? fp_f64_to_bf16(f, mode) : fp_f64_to_f16(f, mode);
+    uint16_t inf = bf ? 0x7f80 : 0x7c00;
+    if (satfinite && (h & 0x7fff) == inf)
+        h = (uint16_t)(h - 1);   /* largest finite of the same sign */
+    return h;
+}
+
 static int exec_cvt_x2(X *x, uint32_t exec)
 {
-    /* cvt.rn{.relu}{.satfinite}.f16x2.f32 d, a, b: d = {cvt(a) high, cvt(b) low} */
+    /* cvt.rn{.relu}{.satfinite}.{f16x2,bf16x2}.f32 d, a, b and
+     * cvt.rn.satfinite{.relu}.{e4m3x2,e5m2x2}.f32 d, a, b: a -> upper half,
+     * b -> lower half;  cvt.rn.f16x2.{e4m3x2,e5m2x2} d, a: byte 1 -> upper. */
     const ir_instr *in = x->in;
-    int dt = in->types[0];
+    int dt = in->types[0], st = in->ntypes > 1 ? in->types[1] : IR_T_F32;
     int mode = fp_mode_of(in->rnd);
-    bool relu = ir_has(in, IR_M_RELU);
+    bool relu = ir_has(in, IR_M_RELU), satf = ir_has(in, IR_M_SATFINITE);
+    if (dt == IR_T_F16X2 && (st == IR_T_E4M3X2 || st == IR_T_E5M2X2)) {
+        FOR_LANES(exec, l) {
+            uint32_t v = (uint32_t)rd(x, 1, l, st);
+            uint16_t hi = st == IR_T_E4M3X2 ? fp_e4m3_to_f16((uint8_t)(v >> 8)) : fp_e5m2_to_f16((uint8_t)(v >> 8));
+            uint16_t lo = st == IR_T_E4M3X2 ? fp_e4m3_to_f16((uint8_t)v) : fp_e5m2_to_f16((uint8_t)v);
+            if (relu) {   /* negatives and -0 -> +0; the NaN 0x7fff is positive */
+                hi = hi & 0x8000 ? 0 : hi;
+                lo = lo & 0x8000 ? 0 : lo;
+            }
+            wr(x, 0, l, (uint32_t)hi << 16 | lo);
+        }
+        return 0;
+    }
+    if (st != IR_T_F32 || in->nopd < 3)
+        return unsupported(x, "between these types");
     FOR_LANES(exec, l) {
-        float a = u2f((uint32_t)rd(x, 1, l, IR_T_F32)), b = u2f((uint32_t)rd(x, 2, l, IR_T_F32));
-        if (relu) {
-            a = isnan(a) ? a : a < 0 ? 0 : a;
-            b = isnan(b) ? b : b < 0 ? 0 : b;
+        uint32_t a = (uint32_t)rd(x, 1, l, IR_T_F32), b = (uint32_t)rd(x, 2, l, IR_T_F32), r;
+        switch (dt) {
+        case IR_T_F16X2:
+        case IR_T_BF16X2: {
+            bool bf = dt == IR_T_BF16X2;
+            r = (uint32_t)cvt_h_elem(a, bf, mode, relu, satf) << 16 | cvt_h_elem(b, bf, mode, relu, satf);
+            break;
         }
-        uint32_t ha, hb;
-        if (dt == IR_T_F16X2) {
-            ha = isnan(a) ? 0x7fff : fp_f64_to_f16(a, mode);
-            hb = isnan(b) ? 0x7fff : fp_f64_to_f16(b, mode);
-        } else {
-            ha = isnan(a) ? 0x7fff : fp_f64_to_bf16(a, mode);
-            hb = isnan(b) ? 0x7fff : fp_f64_to_bf16(b, mode);
+        case IR_T_E4M3X2: r = (uint32_t)fp_f32_to_e4m3(a, relu) << 8 | fp_f32_to_e4m3(b, relu); break;
+        case IR_T_E5M2X2: r = (uint32_t)fp_f32_to_e5m2(a, relu) << 8 | fp_f32_to_e5m2(b, relu); break;
+        default: return unsupported(x, "between these types");
         }
-        wr(x, 0, l, ha << 16 | hb);
+        wr(x, 0, l, r);
     }
     return 0;
 }

@@ -1,9 +1,43 @@
-/* fp.c — exact single-rounding float conversions (see fp.h). */
+/* fp.c — exact single-rounding float conversions, and the H100's choices
+ * where IEEE 754 leaves one (NaN encodings, fp8 saturation, div.full's
+ * scaling, tf32 .rna) (see fp.h). */
 #include <math.h>
 #include <string.h>
 #include <stdbool.h>
 #include "interp/fp.h"
 #include "ir/ir.h"
+
+/* Round finite v > 0 to a significand of mb fraction bits; exponents below
+ * emin give subnormals.  Returns the significand q (q < 2^mb: subnormal)
+ * and its exponent in *exp (the exponent of bit mb of q, >= emin); q may
+ * have grown to 2^(mb+1) only if the exponent was bumped (then it is
+ * renormalised).  `neg` says which way .rm/.rp go. */
+static uint64_t round_sig(long double v, int mb, int emin, int mode, int neg, int *exp)
+{
+    int e;
+    frexpl(v, &e);
+    int ex = e - 1;
+    if (ex < emin)
+        ex = emin;
+    long double s = ldexpl(v, mb - ex);
+    long double fl = floorl(s), frac = s - fl;
+    uint64_t q = (uint64_t)fl;
+    int up = 0;
+    switch (mode) {
+    case FP_RZ: up = 0; break;
+    case FP_RP: up = frac > 0 && !neg; break;
+    case FP_RM: up = frac > 0 && neg; break;
+    case FP_RNA: up = frac >= 0.5L; break;
+    default: up = frac > 0.5L || (frac == 0.5L && (q & 1)); break;
+    }
+    q += (uint64_t)up;
+    if (q >> (mb + 1)) {
+        q >>= 1;
+        ex++;
+    }
+    *exp = ex;
+    return q;
+}
 
 uint64_t fp_round(long double v, int mb, int eb, int mode)
 {
@@ -16,27 +50,8 @@ uint64_t fp_round(long double v, int mb, int eb, int mode)
         return sbit;
     if (isinf(v))
         return sbit | expall << mb;
-    int e;
-    frexpl(v, &e);
-    int ex = e - 1;
-    if (ex < emin)
-        ex = emin;
-    long double s = ldexpl(v, mb - ex);
-    long double fl = floorl(s), frac = s - fl;
-    uint64_t q = (uint64_t)fl;
-    int up = 0;
-    switch (mode) {
-    case FP_RZ: up = 0; break;
-    case FP_RP: up = frac > 0 && !sign; break;
-    case FP_RM: up = frac > 0 && sign; break;
-    case FP_RNA: up = frac >= 0.5L; break;
-    default: up = frac > 0.5L || (frac == 0.5L && (q & 1)); break;
-    }
-    q += (uint64_t)up;
-    if (q >> (mb + 1)) {
-        q >>= 1;
-        ex++;
-    }
+    int ex;
+    uint64_t q = round_sig(v, mb, emin, mode, (int)sign, &ex);
     if (!(q >> mb))   /* subnormal (ex == emin) */
         return sbit | q;
     uint64_t biased = (uint64_t)(ex + bias);
@@ -107,3 +122,126 @@ static uint64_t int_to(long double v, int dt, int mode)
 }
 uint64_t fp_s64_to_float(int64_t v, int dt, int mode) { return int_to((long double)v, dt, mode); }
 uint64_t fp_u64_to_float(uint64_t v, int dt, int mode) { return int_to((long double)v, dt, mode); }
+
+/* ---- the H100's choices ------------------------------------------------------- */
+
+static inline float u2f(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
+static inline uint32_t f2u(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+
+/* NaN narrowing keeps the sign and the top of the payload and sets the
+ * quiet bit: cvt.rn.f32.f64 of 0x7ff00000e0000000 is 0x7fc00007, of
+ * 0xffffffffffffffff is 0xffffffff (probe_f64); f16 and bf16 alike. */
+uint32_t fp_f64_nan_to_f32(uint64_t a)
+{
+    return (uint32_t)(a >> 32 & 0x80000000u) | 0x7fc00000u | (uint32_t)(a >> 29 & 0x7fffffu);
+}
+uint16_t fp_f64_nan_to_f16(uint64_t a)
+{
+    return (uint16_t)((a >> 48 & 0x8000u) | 0x7e00u | (a >> 42 & 0x3ffu));
+}
+uint16_t fp_f64_nan_to_bf16(uint64_t a)
+{
+    return (uint16_t)((a >> 48 & 0x8000u) | 0x7fc0u | (a >> 45 & 0x7fu));
+}
+/* Widening to f64 keeps sign and payload too (cvt.f64.f16 of 0xffff has the
+ * high word 0xfffffc00, probe_cvt).  (cvt.f32.f16 does not: HADD2.F32
+ * writes 0x7fffffff; cvt.f32.bf16 is a plain shift.) */
+uint64_t fp_f32_nan_to_f64(uint32_t a)
+{
+    return (uint64_t)(a & 0x80000000u) << 32 | 0x7ff8000000000000ull | (uint64_t)(a & 0x7fffffu) << 29;
+}
+uint64_t fp_f16_nan_to_f64(uint16_t h)
+{
+    return (uint64_t)(h & 0x8000u) << 48 | 0x7ff8000000000000ull | (uint64_t)(h & 0x3ffu) << 42;
+}
+uint64_t fp_bf16_nan_to_f64(uint16_t h)
+{
+    return (uint64_t)(h & 0x8000u) << 48 | 0x7ff8000000000000ull | (uint64_t)(h & 0x7fu) << 45;
+}
+
+/* ptxas turns cvt.rna.tf32.f32 into `x + 0x1000` for finite x (ties away
+ * from zero on the magnitude), then `& 0xffffe000`: a NaN only loses its
+ * low 13 bits, so 0x7f800001 becomes Inf (probe_f32 slot 34).  .satfinite
+ * then steps an all-ones exponent down by one tf32 ulp: Inf -> max finite,
+ * and a NaN stays a NaN unless its payload was only in those low bits. */
+uint32_t fp_f32_to_tf32_rna(uint32_t a, int satfinite)
+{
+    uint32_t r = ((a & 0x7f800000u) != 0x7f800000u ? a + 0x1000u : a) & 0xffffe000u;
+    if (satfinite && (r & 0x7f800000u) == 0x7f800000u)
+        r -= 0x2000u;
+    return r;
+}
+
+/* One f32 -> fp8 element of F2FP.SATFINITE{.RELU}: bias/mb describe the
+ * format, maxcode is its largest finite magnitude (e4m3 0x7e = 448, e5m2
+ * 0x7b = 57344).  Rounds to nearest even; anything beyond, Inf included,
+ * becomes maxcode; NaN becomes 0x7f whatever its sign; zero keeps its sign
+ * unless .relu, which turns every negative, -0 included, into +0. */
+static uint8_t f32_to_fp8(uint32_t a, int mb, int bias, uint32_t maxcode, int relu)
+{
+    uint32_t mag = a & 0x7fffffffu;
+    uint8_t s = (uint8_t)(a >> 24 & 0x80u);
+    if (mag > 0x7f800000u)
+        return 0x7f;
+    if (relu && s)
+        return 0;
+    if (mag == 0x7f800000u)
+        return (uint8_t)(s | maxcode);
+    if (mag == 0)
+        return s;
+    int ex;
+    uint64_t q = round_sig(u2f(mag), mb, 1 - bias, FP_RN, 0, &ex);
+    uint64_t code = (q >> mb) ? (uint64_t)(ex + bias) << mb | (q & ((1u << mb) - 1)) : q;
+    return (uint8_t)(s | (code > maxcode ? maxcode : code));
+}
+uint8_t fp_f32_to_e4m3(uint32_t a, int relu) { return f32_to_fp8(a, 3, 7, 0x7e, relu); }
+uint8_t fp_f32_to_e5m2(uint32_t a, int relu) { return f32_to_fp8(a, 2, 15, 0x7b, relu); }
+
+uint16_t fp_e4m3_to_f16(uint8_t v)
+{
+    uint32_t e = v >> 3 & 15, m = v & 7;
+    if ((v & 0x7f) == 0x7f)
+        return 0x7fff;
+    long double x = e ? ldexpl((long double)(8 + m), (int)e - 10) : ldexpl((long double)m, -9);
+    return (uint16_t)((v & 0x80 ? 0x8000u : 0) | fp_round(x, 10, 5, FP_RN));
+}
+uint16_t fp_e5m2_to_f16(uint8_t v)
+{
+    if ((v & 0x7c) == 0x7c && (v & 3))
+        return 0x7fff;
+    return (uint16_t)(v << 8);   /* e5m2 is the top byte of an f16 */
+}
+
+static inline float flush32(float f) { return fpclassify(f) == FP_SUBNORMAL ? copysignf(0.0f, f) : f; }
+
+/* div.full.f32 on sm_90 (SASS of probe_sm90.ptx):
+ *   |b| > 2^126        ? a *= 0.25, b *= 0.25    (so 1/b stays normal)
+ *   |b| < 2^-126       ? a *= 2^24, b *= 2^24    (not with .ftz)
+ *   d = a * MUFU.RCP(b)
+ * MUFU.RCP is taken as the correctly rounded reciprocal here; the H100's
+ * differs from it by one ulp for about 13% of mantissas, which moves d by
+ * up to an ulp more (the instruction promises 2 ulp). */
+uint32_t fp_f32_div_full(uint32_t ua, uint32_t ub, int ftz)
+{
+    float a = u2f(ua), b = u2f(ub), r;
+    if (ftz) {
+        a = flush32(a);
+        b = flush32(b);
+        if (fabsf(b) > 0x1p126f) {
+            a = flush32(a * 0.25f);
+            b = flush32(b * 0.25f);
+        }
+        r = flush32(a * (1.0f / b));
+    } else {
+        if (fabsf(b) > 0x1p126f) {
+            a *= 0.25f;
+            b *= 0.25f;
+        }
+        if (fabsf(b) < 0x1p-126f) {
+            a *= 0x1p24f;
+            b *= 0x1p24f;
+        }
+        r = a * (1.0f / b);
+    }
+    return isnan(r) ? 0x7fffffffu : f2u(r);
+}

@@ -27,4 +27,37 @@ uint32_t fp_f32_to_tf32(float f, int mode);
 /* 64-bit integer -> float type dt (an ir_type: f16, bf16, f32, f64) */
 uint64_t fp_s64_to_float(int64_t v, int dt, int mode);
 uint64_t fp_u64_to_float(uint64_t v, int dt, int mode);
+
+/* ---- what the H100 writes where IEEE leaves a choice ----------------------
+ * Read off tests/hw/numeric (probe_f64, probe_cvt, probe_f32) and a wider
+ * device probe of the same ops; fp.c says which case showed what. */
+
+/* f64 NaNs are not canonicalised: an operand NaN comes back quieted with its
+ * sign and payload; an invalid operation (inf - inf, 0 * inf, 0 / 0,
+ * sqrt(-1)) gives the x86-style default NaN below. */
+#define FP_F64_DEFAULT_NAN 0xfff8000000000000ull
+static inline int fp_f64_isnan(uint64_t a) { return (a & 0x7fffffffffffffffull) > 0x7ff0000000000000ull; }
+static inline uint64_t fp_f64_quiet(uint64_t a) { return a | 0x0008000000000000ull; }
+/* NaN conversions that keep sign and payload (quieted), f64 <-> narrower. */
+uint32_t fp_f64_nan_to_f32(uint64_t a);
+uint16_t fp_f64_nan_to_f16(uint64_t a);
+uint16_t fp_f64_nan_to_bf16(uint64_t a);
+uint64_t fp_f32_nan_to_f64(uint32_t a);
+uint64_t fp_f16_nan_to_f64(uint16_t h);
+uint64_t fp_bf16_nan_to_f64(uint16_t h);
+
+/* cvt.rna{.satfinite}.tf32.f32: integer rounding of the bit pattern (the
+ * H100 runs it as IADD + LOP, so NaN and Inf only lose their low bits). */
+uint32_t fp_f32_to_tf32_rna(uint32_t a, int satfinite);
+/* cvt.rn.satfinite{.relu}.{e4m3,e5m2}.f32, one element: round to nearest
+ * even, clamp to the largest finite value (Inf too), NaN -> 0x7f. */
+uint8_t fp_f32_to_e4m3(uint32_t a, int relu);
+uint8_t fp_f32_to_e5m2(uint32_t a, int relu);
+/* e4m3 / e5m2 -> f16 (exact; NaN -> 0x7fff) */
+uint16_t fp_e4m3_to_f16(uint8_t v);
+uint16_t fp_e5m2_to_f16(uint8_t v);
+/* div.full{.ftz}.f32: the H100's sequence (scale b into range, MUFU.RCP,
+ * one multiply); the reciprocal is modelled correctly rounded, which the
+ * hardware's MUFU.RCP is not always (1 ulp off for ~13% of mantissas). */
+uint32_t fp_f32_div_full(uint32_t a, uint32_t b, int ftz);
 #endif

@@ -4,6 +4,8 @@
  *               creation, interp_run and the parallel cluster workers
  *   sched.c     the warp scheduler, step API, deadlock detection, accessors
  *   exec.c      instruction semantics (one switch over the opcode, lane loops)
+ *   uop.c       the pre-decoded fast path: common ALU instructions and
+ *               branches lowered once per launch, run for a whole warp
  *   memops.c    address resolution and checked loads/stores/atomics
  *   mbarrier.c  the mbarrier state machine in its 8 shared-memory bytes
  *   async.c     TMA / bulk operations in flight, bulk groups, landing
@@ -27,6 +29,29 @@
 #define IP_LOCAL_STACK 16384u  /* bytes of local memory per thread (frames + .local) */
 #define IP_MAX_SMEM (228u * 1024u)
 
+/* A pre-decoded instruction (uop.c).  At plan time every instruction of
+ * the module whose semantics are a plain function of its register inputs
+ * (integer add/mul/mad/logic/shift, setp, selp, mov, int<->int and
+ * int->f32 cvt, f32 add/sub/mul/fma, bra), and scalar ld/st.global, is
+ * lowered to one of these, with
+ * its operands as register slots: an immediate becomes a constant slot
+ * (slot >= the function's nregs) that ip_frame_push fills in every frame,
+ * so a source is always `regs[slot * 32 + lane]`.  Everything else stays
+ * IP_U_GENERIC and goes through ip_exec. */
+typedef struct ip_uop {
+    uint8_t kind;              /* IP_U_* (uop.c); 0 = generic */
+    uint8_t sub;               /* per kind: comparison, signedness, ... */
+    uint8_t bits;              /* width of the instruction type */
+    uint8_t guard_neg;
+    int32_t guard;             /* predicate slot, -1 = none */
+    uint32_t d, a, b, c;       /* destination and source slots */
+    uint64_t dmask;            /* value mask of the destination register */
+    uint32_t target;           /* bra: instruction index */
+    int64_t off;               /* ld/st: address offset */
+    uint8_t sb, db;            /* cvt: source / destination widths */
+    uint8_t ssg, dsg;          /* cvt: source / destination signed */
+} ip_uop;
+
 /* Where a symbol lives, decided at launch. */
 enum { IP_LOC_NONE = 0, IP_LOC_GLOBAL, IP_LOC_SHARED, IP_LOC_KPARAM, IP_LOC_FRAME, IP_LOC_FUNC };
 
@@ -39,6 +64,10 @@ typedef struct ip_plan {
     uint64_t *symaddr;         /* per symbol: address in its space / frame offset */
     uint32_t *frame_bytes;     /* per function: local frame size */
     uint64_t **regmask;        /* per function, per slot: value mask of the register */
+    ip_uop **uops;             /* per function, per instruction (uop.c) */
+    uint32_t *nconst;          /* per function: constant slots after its registers */
+    uint64_t **konst;          /* per function: their values */
+    bool fast;                 /* uops and bursts on (PTXI_NO_FASTPATH unset) */
     uint32_t static_smem;      /* end of static shared variables */
     uint32_t dyn_base;         /* shared address of dyn_smem[] */
     uint32_t smem_size;        /* total shared window per CTA */
@@ -133,6 +162,7 @@ typedef struct ip_op {
     tma_request req;           /* smem/smem_size filled per destination at landing */
     uint16_t mcast;            /* destination CTA mask (bit = rank) */
     uint32_t smem_off;         /* destination/source shared offset */
+    uint32_t foot;             /* tensor: shared bytes touched from smem_off */
     uint32_t mbar_off;         /* mbarrier offset (in each destination CTA) */
     bool has_mbar;
     uint64_t gaddr;            /* bulk: global address */
@@ -162,6 +192,13 @@ struct interp_ctx {
     ip_op *ops;
     int nops, capops, next_op_id;
     uint64_t rng;
+    struct ip_landed {         /* the last complete_tx landings, for reports */
+        uint64_t cluster;
+        int id, kind, tkind;   /* op id, IP_OP_*, TMA_LOAD.. */
+        int func; uint32_t pc; /* issuing instruction */
+        int cta; uint32_t mbar_off, bytes, parity;
+    } landed[16];
+    unsigned nlanded;          /* total recorded; landed[n % 16] is the next slot */
     /* deadlock detection */
     uint64_t effects;          /* memory-visible actions so far */
     uint64_t idle_effects;     /* `effects` at the last all-waiting re-poll */
@@ -171,6 +208,7 @@ struct interp_ctx {
     int nbp;
     struct { uint64_t addr, len; bool used; } watch[16];
     bool watch_hit;
+    bool fast;                 /* interp_run: no debugger, run warps in bursts */
     uint64_t steps;
     uint64_t thread_instrs;
     int xfunc;                 /* instruction being executed (messages) */
@@ -198,6 +236,25 @@ void ip_cbar_check(interp_ctx *c);
 /* exec.c: returns 0, or an interp status (error already recorded) */
 int ip_exec(interp_ctx *c, ip_warp *w, uint32_t group);
 
+/* uop.c */
+/* Lower every function of the plan's module (p->uops, p->nconst, p->konst);
+ * false on out of memory. */
+bool ip_lower(ip_plan *p);
+void ip_lower_free(ip_plan *p);
+/* Execute the instruction of group `g` (all at one frame and PC) through
+ * its uop, or ip_exec if it has none.  Returns 0 when every lane of g
+ * went on to one same instruction of the same frame and nothing else in
+ * the warp changed, 1 when the caller must look at the warp again
+ * (divergent branch, generic instruction), -1 when the run stopped. */
+int ip_exec_fast(interp_ctx *c, ip_warp *w, uint32_t g);
+/* Run the converged group g (every runnable lane of w, at one frame and
+ * PC) through consecutive uops, at most `budget` of them; stops before an
+ * instruction without one (or one that must go through ip_exec) and after
+ * a divergent branch (*diverged = true).  Uops do not touch thread states,
+ * so the group stays the warp's runnable lanes throughout.  Returns the
+ * instructions executed; the caller counts them (steps, clock, quantum). */
+uint32_t ip_run_uops(interp_ctx *c, ip_warp *w, uint32_t g, uint32_t budget, bool *diverged);
+
 /* memops.c */
 typedef struct ip_ptr {
     uint8_t *p;            /* host pointer, NULL on failure */
@@ -209,6 +266,9 @@ typedef struct ip_ptr {
  * a fault (naming `what`) and returns p == NULL. */
 ip_ptr ip_resolve(interp_ctx *c, ip_warp *w, int lane, int space, uint64_t addr, uint32_t n,
                   uint32_t align, const char *what);
+/* "ld.global.v4.u32" for the instruction being executed (messages only);
+ * ip_resolve uses it when `what` is NULL. */
+const char *ip_instr_what(const interp_ctx *c, char *buf, size_t n);
 /* Shared address (cta or cluster form) -> CTA slot + offset, no check. */
 bool ip_shared_decode(const interp_ctx *c, const ip_cta *self, uint32_t saddr, int *cta,
                       uint32_t *off);
@@ -223,17 +283,30 @@ int ip_mbar_expect_tx(uint64_t *word, uint32_t tx, char *why, size_t n);
 int ip_mbar_complete_tx(uint64_t *word, uint32_t tx, char *why, size_t n);
 bool ip_mbar_test(uint64_t word, bool parity_form, uint64_t arg);
 uint32_t ip_mbar_pending(uint64_t token);
+/* "phase parity 0, 1 of 2 arrivals pending, tx-count 64 bytes outstanding"
+ * (or why the phase cannot complete), for reports; returns buf */
+const char *ip_mbar_describe(uint64_t word, char *buf, size_t n);
 
 /* async.c */
 /* issue one async instruction for the lanes of `exec`; 0 or a status */
 int ip_async_issue(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, uint32_t exec);
 int ip_async_land(interp_ctx *c, int i);
-/* committed bulk groups of thread (cta, warp, lane) with operations in flight */
-int ip_async_pending_groups(const interp_ctx *c, int cta, int warp, int lane, uint32_t seq);
+/* thread (cta, warp, lane) has operations in flight in its bulk groups
+ * numbered below `upto` (groups count from 0; commit_group ends one) */
+bool ip_async_groups_busy(const interp_ctx *c, int cta, int warp, int lane, uint32_t upto);
 /* address operand k of `in` for lane l: value and space */
 uint64_t ip_addr(interp_ctx *c, ip_warp *w, ip_frame *f, const ir_instr *in, int k, uint32_t l,
                  int *space);
 uint64_t ip_opd(interp_ctx *c, ip_warp *w, ip_frame *f, const ir_instr *in, int k, uint32_t l);
+/* A generic-proxy access by (w, lane) to [off, off+n) of CTA slot `cta`'s
+ * shared memory races with an operation in flight that writes those bytes
+ * (any access) or reads them (`write`): records the fault and returns its
+ * status, else 0.  Call only when c->nops. */
+/* The landings recorded on the mbarrier at `off` of CTA slot `cta` in this
+ * cluster, as report lines ("\n" + indent before each); "" if none. */
+void ip_async_landed_on(const interp_ctx *c, int cta, uint32_t off, const char *indent, char *buf, size_t n);
+int ip_async_smem_race(interp_ctx *c, ip_warp *w, int lane, int cta, uint32_t off, uint32_t n, bool write,
+                       const char *what);
 
 static inline ip_frame *ip_lane_frame(ip_warp *w, int lane) { return &w->frames[w->fr[lane]]; }
 static inline const ir_function *ip_func(const interp_ctx *c, int f) { return &c->plan->mod->funcs[f]; }

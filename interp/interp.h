@@ -10,7 +10,9 @@
  *  - the step API (interp_new / interp_step / interp_run_until / interp_free)
  *    for the debugger: one warp instruction (or one async landing) per step,
  *    breakpoints, and read access to every warp, register, shared memory,
- *    mbarrier and in-flight async operation.  interp_run is a loop over it.
+ *    mbarrier and in-flight async operation.  interp_run is a loop over it
+ *    (with a faster inner loop, interp/uop.c, executing the same
+ *    instructions in the same order).
  *
  * Execution model (details in interp/exec.c and interp/sched.c):
  *  - a warp is 32 threads, each with its own PC (and call frame).  A warp
@@ -84,7 +86,12 @@ typedef struct interp_result {
     int status;                  /* INTERP_OK, INTERP_FAULT, ... */
     char msg[4096];              /* who (cta/warp/lane), where (file:line + source), what */
     uint64_t steps;              /* warp instructions executed */
-    uint64_t thread_instrs;      /* thread instructions executed */
+    uint64_t thread_instrs;      /* thread instructions executed: for each warp
+                                    instruction, the lanes of the group that issued
+                                    it, predicated-off lanes included (what Nsight
+                                    calls thread_inst_executed) */
+    uint64_t wall_ns;            /* interp_run: wall time of the execution (workers
+                                    started to joined; no parse, no plan) */
 } interp_result;
 
 /* Run the launch to completion.  Returns res->status. */
@@ -215,5 +222,54 @@ int interp_inflight_describe(const interp_ctx *c, int i, char *buf, size_t len);
 
 /* "file:line: <source text>" of instruction pc of function func. */
 int interp_where(const interp_ctx *c, int func, uint32_t pc, char *buf, size_t len);
+
+/* ---- debugger views (interp/debug.c) ------------------------------------- */
+
+/* In-flight op i as fields.  Spaces are IR_SPACE_*: a shared destination is
+ * IR_SPACE_SHARED_CLUSTER with `dst` the offset in each CTA of cta_mask; a
+ * shared source is IR_SPACE_SHARED_CTA at `src` of CTA slot src_cta.
+ * Returns the op's id, -1 if i is out of range. */
+struct tma_map;
+typedef struct interp_inflight {
+    int id;
+    const char *kind;        /* "TMA load", "TMA store", "bulk copy global->shared::cluster", ... */
+    int cta, warp, lane;     /* issuing thread (CTA slot) */
+    int func;                /* issuing instruction */
+    uint32_t pc;
+    int dst_space, src_space;
+    uint64_t dst, src;
+    int dst_cta, src_cta;    /* CTA slots, -1 = none / see cta_mask */
+    uint32_t cta_mask;       /* shared destinations: CTA ranks written */
+    uint32_t bytes;          /* bytes written (TMA loads: the tx-count they complete) */
+    bool has_mbar;
+    uint32_t mbar;           /* mbarrier offset in each destination CTA */
+    bool bulk_group;
+    uint32_t group;          /* issuing thread's bulk group */
+    const struct tma_map *map; /* tensor ops: the decoded map, else NULL */
+    int dim;
+    int32_t coords[5];       /* tensor ops: the box's tensor coordinates */
+} interp_inflight;
+int interp_inflight_get(const interp_ctx *c, int i, interp_inflight *out);
+
+/* Address of symbol `sym` (module symbol index) and its IR_SPACE_* (shared:
+ * shared::cta offset; global/const: device address; entry param: offset in
+ * the parameter block; .local and .func params: local offset of thread
+ * (cta, warp, lane)'s frame).  false if the symbol has no address. */
+bool interp_sym_addr(const interp_ctx *c, int cta, int warp, int lane, uint32_t sym, int *space, uint64_t *addr);
+/* The address operand k of instruction pc of function func as thread
+ * (cta, warp, lane) computes it now, and the space the instruction names
+ * (IR_SPACE_NONE = generic).  false if the lane is not in that function. */
+bool interp_instr_addr(const interp_ctx *c, int cta, int warp, int lane, int func, uint32_t pc, int k,
+                       int *space, uint64_t *addr);
+/* What a lane waits on: state INTERP_T_*; INTERP_T_BAR: addr = barrier
+ * number; INTERP_T_MBAR_POLL: the mbarrier at offset addr of CTA slot cta,
+ * waiting for the phase with parity `parity` to complete. */
+typedef struct interp_wait {
+    int state;
+    int cta;
+    uint64_t addr;
+    uint32_t parity;
+} interp_wait;
+bool interp_lane_wait(const interp_ctx *c, int cta, int warp, int lane, interp_wait *out);
 
 #endif

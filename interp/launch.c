@@ -25,6 +25,7 @@
 #include <string.h>
 #include <stdio.h>
 #include <pthread.h>
+#include <time.h>
 #include "interp/internal.h"
 
 static uint32_t align_up32(uint32_t v, uint32_t a) { return a ? (v + a - 1) / a * a : v; }
@@ -248,6 +249,8 @@ ip_plan *ip_plan_new(const interp_launch *l)
         }
     }
     plan_layout(p);
+    if (!ip_lower(p) && !p->err[0])
+        snprintf(p->err, sizeof p->err, "out of memory");
     return p;
 }
 
@@ -259,6 +262,7 @@ void ip_plan_free(ip_plan *p)
         for (uint32_t f = 0; p->mod && f < p->mod->nfuncs; f++)
             free(p->regmask[f]);
     free(p->regmask);
+    ip_lower_free(p);
     free(p->symloc);
     free(p->symaddr);
     free(p->frame_bytes);
@@ -303,7 +307,9 @@ ip_frame *ip_frame_push(interp_ctx *c, ip_warp *w, int func, int parent)
     }
     ip_frame *f = &w->frames[fi];
     const ir_function *fn = ip_func(c, func);
-    uint32_t need = fn->nregs ? fn->nregs : 1;
+    /* the function's registers, then its constant slots (uop.c) */
+    uint32_t nk = c->plan->nconst ? c->plan->nconst[func] : 0;
+    uint32_t need = fn->nregs + nk ? fn->nregs + nk : 1;
     if (f->cap < need) {
         uint64_t *r = realloc(f->regs, (size_t)need * IP_WARP * sizeof *r);
         if (!r)
@@ -312,6 +318,9 @@ ip_frame *ip_frame_push(interp_ctx *c, ip_warp *w, int func, int parent)
         f->cap = need;
     }
     memset(f->regs, 0, (size_t)need * IP_WARP * sizeof *f->regs);
+    for (uint32_t k = 0; k < nk; k++)
+        for (int l = 0; l < IP_WARP; l++)
+            f->regs[(size_t)(fn->nregs + k) * IP_WARP + (unsigned)l] = c->plan->konst[func][k];
     f->func = func;
     f->nregs = fn->nregs;
     f->seq = ++w->frame_seq;
@@ -443,7 +452,7 @@ int interp_run(const interp_launch *l, interp_result *res)
     ip_plan *p = ip_plan_new(l);
     if (!p) {
         res->status = INTERP_LAUNCH_ERROR;
-        snprintf(res->msg, sizeof res->msg, "out of memory");
+        snprintf(res->msg, sizeof res->msg, "launch error: out of memory");
         return res->status;
     }
     if (p->err[0]) {
@@ -459,17 +468,21 @@ int interp_run(const interp_launch *l, interp_result *res)
     worker *wk = calloc((size_t)jobs, sizeof *wk);
     if (!wk) {
         res->status = INTERP_LAUNCH_ERROR;
-        snprintf(res->msg, sizeof res->msg, "out of memory");
+        snprintf(res->msg, sizeof res->msg, "launch error: out of memory");
         ip_plan_free(p);
         return res->status;
     }
     for (int j = 0; j < jobs; j++) {
         wk[j].c = ip_ctx_new(p);
+        if (wk[j].c)
+            wk[j].c->fast = p->fast;   /* no debugger on these contexts */
         if (wk[j].c && jobs > 1) {
             wk[j].c->shared_next = &next;
             wk[j].c->shared_stop = &stop_at;
         }
     }
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     if (jobs == 1) {
         if (wk[0].c)
             ip_ctx_run(wk[0].c);
@@ -488,6 +501,8 @@ int interp_run(const interp_launch *l, interp_result *res)
                 ip_ctx_run(wk[j].c);
         free(started);
     }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    res->wall_ns = (uint64_t)(t1.tv_sec - t0.tv_sec) * 1000000000u + (uint64_t)t1.tv_nsec - (uint64_t)t0.tv_nsec;
     /* the error of the lowest cluster index wins */
     interp_ctx *best = NULL;
     for (int j = 0; j < jobs; j++) {

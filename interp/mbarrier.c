@@ -81,7 +81,8 @@ static int need_init(uint64_t w, const char *what, char *why, size_t n)
 {
     if (mb_init(w))
         return 0;
-    snprintf(why, n, "%s on an mbarrier that is not initialised (mbarrier.init it first)", what);
+    snprintf(why, n, "%s on an mbarrier that is not initialised: mbarrier.init it first, ordered before "
+             "other threads' use by bar.sync or fence.mbarrier_init", what);
     return -1;
 }
 
@@ -160,4 +161,23 @@ bool ip_mbar_test(uint64_t word, bool parity_form, uint64_t arg)
 uint32_t ip_mbar_pending(uint64_t token)
 {
     return mb_pending(token);
+}
+
+const char *ip_mbar_describe(uint64_t w, char *buf, size_t n)
+{
+    if (!mb_init(w)) {
+        snprintf(buf, n, "NOT initialised");
+        return buf;
+    }
+    int32_t tx = mb_tx(w);
+    int k = snprintf(buf, n, "phase parity %u, %u of %u arrivals pending, ", mb_phase(w), mb_pending(w),
+                     mb_expected(w));
+    if (k < 0 || (size_t)k >= n)
+        return buf;
+    if (tx >= 0)
+        snprintf(buf + k, n - (size_t)k, "tx-count %d bytes outstanding", tx);
+    else
+        snprintf(buf + k, n - (size_t)k, "tx-count %d (%d bytes more completed than expect-tx announced)", tx,
+                 -tx);
+    return buf;
 }

@@ -105,19 +105,28 @@ static uint64_t elem_val(interp_ctx *c, ip_frame *f, const ir_operand *e, uint32
     }
 }
 
+/* "ld.u32": how the data-race reports (async.c) name the access */
+static const char *race_what(const ir_instr *in, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s.%s", ir_ops[in->op].name, ir_types[in->types[0]].name);
+    return buf;
+}
+
 static int exec_ld(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, uint32_t exec)
 {
     int t = in->types[0];
     unsigned es = tbits(t) / 8, n = in->vec ? in->vec : 1;
     if (es == 0) es = 1;
     const ir_function *fn = ip_func(c, f->func);
-    char what[64];
-    snprintf(what, sizeof what, "%s.%s", ir_ops[in->op].name, ir_types[t].name);
+    const char *what = NULL;   /* ip_resolve names the instruction itself */
+    char wb[96];
     FOR_LANES(exec, l) {
         int sp;
         uint64_t a = ip_addr(c, w, f, in, 1, l, &sp);
         ip_ptr p = ip_resolve(c, w, (int)l, space_norm(sp), a, es * n, es * n, what);
         if (!p.p)
+            return c->res.status;
+        if (c->nops && p.cta >= 0 && ip_async_smem_race(c, w, (int)l, p.cta, p.soff, es * n, false, race_what(in, wb, sizeof wb)))
             return c->res.status;
         for (unsigned i = 0; i < n; i++) {
             const ir_operand *e = vec_elem(fn, &in->opd[0], i);
@@ -134,8 +143,8 @@ static int exec_st(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, u
     unsigned es = tbits(t) / 8, n = in->vec ? in->vec : 1;
     if (es == 0) es = 1;
     const ir_function *fn = ip_func(c, f->func);
-    char what[64];
-    snprintf(what, sizeof what, "%s.%s", ir_ops[in->op].name, ir_types[t].name);
+    const char *what = NULL;   /* ip_resolve names the instruction itself */
+    char wb[96];
     FOR_LANES(exec, l) {
         int sp;
         uint64_t a = ip_addr(c, w, f, in, 0, l, &sp);
@@ -144,8 +153,10 @@ static int exec_st(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, u
             return c->res.status;
         if (p.space == IR_SPACE_PARAM)
             return ip_error(c, INTERP_FAULT, w, (int)l, c->xfunc, c->xpc,
-                            "%s: kernel parameters are read-only (address 0x%llx)", what,
+                            "%s: kernel parameters are read-only (address 0x%llx)", ip_instr_what(c, wb, sizeof wb),
                             (unsigned long long)a);
+        if (c->nops && p.cta >= 0 && ip_async_smem_race(c, w, (int)l, p.cta, p.soff, es * n, true, race_what(in, wb, sizeof wb)))
+            return c->res.status;
         for (unsigned i = 0; i < n; i++) {
             uint64_t v = elem_val(c, f, vec_elem(fn, &in->opd[1], i), l, t);
             memcpy(p.p + i * es, &v, es > 8 ? 8 : es);
@@ -160,7 +171,30 @@ static int exec_st(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, u
 static float h2f(uint16_t h, bool bf) { if (bf) { uint32_t u = (uint32_t)h << 16; float f; memcpy(&f, &u, 4); return f; } return fp_f16_to_f32(h); }
 static uint16_t f2h(float v, bool bf) { return bf ? fp_f32_to_bf16(v, FP_RN) : fp_f32_to_f16(v, FP_RN); }
 
-static uint64_t rmw(int op, int t, uint64_t old, uint64_t b, uint64_t cv)
+/* f32 atomic add as the H100 does it (ops_atom in tests/hw/ops): a NaN
+ * result is the canonical 0x7fffffff, and in global memory subnormal
+ * inputs and results are flushed to sign-preserving zero (atom.add.f32 is
+ * .ftz there; shared-memory atomics are not). */
+static uint32_t atom_add_f32(uint32_t a, uint32_t b, bool ftz)
+{
+    float x, y, r;
+    if (ftz) {
+        if (!(a & 0x7f800000u)) a &= 0x80000000u;
+        if (!(b & 0x7f800000u)) b &= 0x80000000u;
+    }
+    memcpy(&x, &a, 4);
+    memcpy(&y, &b, 4);
+    r = x + y;
+    uint32_t u;
+    memcpy(&u, &r, 4);
+    if (isnan(r))
+        return 0x7fffffffu;
+    if (ftz && !(u & 0x7f800000u))
+        u &= 0x80000000u;
+    return u;
+}
+
+static uint64_t rmw(int op, int t, uint64_t old, uint64_t b, uint64_t cv, bool ftz)
 {
     unsigned bits = tbits(t);
     uint64_t m = bits >= 64 ? ~0ull : (1ull << bits) - 1;
@@ -169,7 +203,7 @@ static uint64_t rmw(int op, int t, uint64_t old, uint64_t b, uint64_t cv)
     switch (op) {
     case IR_M_OP_ADD:
         switch (t) {
-        case IR_T_F32: { float x, y; uint32_t u = (uint32_t)old, v = (uint32_t)b; memcpy(&x, &u, 4); memcpy(&y, &v, 4); x += y; memcpy(&u, &x, 4); return u; }
+        case IR_T_F32: return atom_add_f32((uint32_t)old, (uint32_t)b, ftz);
         case IR_T_F64: { double x, y; memcpy(&x, &old, 8); memcpy(&y, &b, 8); x += y; uint64_t u; memcpy(&u, &x, 8); return u; }
         case IR_T_F16: case IR_T_BF16: {
             bool bf = t == IR_T_BF16;
@@ -199,22 +233,22 @@ static uint64_t rmw(int op, int t, uint64_t old, uint64_t b, uint64_t cv)
     }
 }
 
-static uint64_t atomic_apply(uint8_t *p, unsigned size, int op, int t, uint64_t b, uint64_t cv)
+static uint64_t atomic_apply(uint8_t *p, unsigned size, int op, int t, uint64_t b, uint64_t cv, bool ftz)
 {
     if (size == 8) {
         uint64_t old = __atomic_load_n((uint64_t *)p, __ATOMIC_SEQ_CST), nv;
-        do nv = rmw(op, t, old, b, cv);
+        do nv = rmw(op, t, old, b, cv, ftz);
         while (!__atomic_compare_exchange_n((uint64_t *)p, &old, nv, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST));
         return old;
     }
     if (size == 4) {
         uint32_t old = __atomic_load_n((uint32_t *)p, __ATOMIC_SEQ_CST), nv;
-        do nv = (uint32_t)rmw(op, t, old, b, cv);
+        do nv = (uint32_t)rmw(op, t, old, b, cv, ftz);
         while (!__atomic_compare_exchange_n((uint32_t *)p, &old, nv, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST));
         return old;
     }
     uint16_t old = __atomic_load_n((uint16_t *)p, __ATOMIC_SEQ_CST), nv;
-    do nv = (uint16_t)rmw(op, t, old, b, cv);
+    do nv = (uint16_t)rmw(op, t, old, b, cv, ftz);
     while (!__atomic_compare_exchange_n((uint16_t *)p, &old, nv, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST));
     return old;
 }
@@ -232,25 +266,32 @@ static int exec_atom(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f,
     if (size != 2 && size != 4 && size != 8)
         return ip_error(c, INTERP_UNSUPPORTED, NULL, 0, c->xfunc, c->xpc, "%s on %s",
                         ir_ops[in->op].name, ir_types[t].name);
-    if (in->vec > 1)
-        return ip_error(c, INTERP_UNSUPPORTED, NULL, 0, c->xfunc, c->xpc, "vector %s", ir_ops[in->op].name);
-    char what[64];
-    snprintf(what, sizeof what, "%s.%s", ir_ops[in->op].name, ir_types[t].name);
+    /* sm_90 vector forms (atom.global.v2.f32.add, red.global.add.noftz.v4.f16x2, ...):
+     * one naturally aligned access of n elements, each updated atomically */
+    unsigned n = in->vec > 1 ? in->vec : 1;
+    const ir_function *fn = ip_func(c, f->func);
+    const char *what = NULL;   /* ip_resolve names the instruction itself */
+    char wb[96];
     FOR_LANES(exec, l) {
         int sp;
         uint64_t a = ip_addr(c, w, f, in, ak, l, &sp);
-        ip_ptr p = ip_resolve(c, w, (int)l, space_norm(sp), a, size, size, what);
+        ip_ptr p = ip_resolve(c, w, (int)l, space_norm(sp), a, size * n, size * n, what);
         if (!p.p)
             return c->res.status;
         if (p.space == IR_SPACE_PARAM || p.space == IR_SPACE_CONST)
             return ip_error(c, INTERP_FAULT, w, (int)l, c->xfunc, c->xpc, "%s on read-only %s memory",
-                            what, mem_space_name(p.space));
-        uint64_t b = ip_opd(c, w, f, in, ak + 1, l);
-        uint64_t cv = op == IR_M_OP_CAS ? ip_opd(c, w, f, in, ak + 2, l) : 0;
-        uint64_t old = atomic_apply(p.p, size, op, t, b, cv);
-        ip_note_write(c, a, size);
-        if (!is_red && in->opd[0].kind == IR_OPD_REG)
-            wreg(c, f, in->opd[0].u.reg, l, ext(old, t));
+                            ip_instr_what(c, wb, sizeof wb), mem_space_name(p.space));
+        if (c->nops && p.cta >= 0 && ip_async_smem_race(c, w, (int)l, p.cta, p.soff, size * n, true, race_what(in, wb, sizeof wb)))
+            return c->res.status;
+        for (unsigned i = 0; i < n; i++) {
+            uint64_t b = n > 1 ? elem_val(c, f, vec_elem(fn, &in->opd[ak + 1], i), l, t) : ip_opd(c, w, f, in, ak + 1, l);
+            uint64_t cv = op == IR_M_OP_CAS ? ip_opd(c, w, f, in, ak + 2, l) : 0;
+            uint64_t old = atomic_apply(p.p + i * size, size, op, t, b, cv, p.space == IR_SPACE_GLOBAL);
+            const ir_operand *d = is_red ? NULL : n > 1 ? vec_elem(fn, &in->opd[0], i) : &in->opd[0];
+            if (d && d->kind == IR_OPD_REG)
+                wreg(c, f, d->u.reg, l, ext(old, t));
+        }
+        ip_note_write(c, a, size * n);
     }
     return 0;
 }
@@ -265,6 +306,19 @@ static uint64_t window_base(int space)
     case IR_SPACE_PARAM: case IR_SPACE_PARAM_FUNC: return MEM_GENERIC_PARAM;
     default: return 0;
     }
+}
+
+/* whether generic address a lies in a .const module variable */
+static bool in_const_var(const interp_ctx *c, uint64_t a)
+{
+    const ir_module *m = c->plan->mod;
+    for (uint32_t i = 0; i < m->nsyms; i++) {
+        const ir_symbol *s = &m->syms[i];
+        if (s->space == IR_SPACE_CONST && c->plan->symloc[i] == IP_LOC_GLOBAL &&
+            a - c->plan->symaddr[i] < (s->size ? s->size : 1))
+            return true;
+    }
+    return false;
 }
 
 static int exec_addrconv(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, uint32_t exec)
@@ -297,7 +351,10 @@ static int exec_addrconv(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame
             case IR_SPACE_SHARED_CLUSTER: r = win == MEM_WIN_SHARED; break;
             case IR_SPACE_LOCAL: r = win == MEM_WIN_LOCAL; break;
             case IR_SPACE_PARAM: case IR_SPACE_PARAM_FUNC: r = win == MEM_WIN_PARAM; break;
-            case IR_SPACE_GLOBAL: case IR_SPACE_CONST: r = win == MEM_WIN_GLOBAL; break;
+            /* .const variables live in global allocations here; on the GPU
+             * they have their own window (ops_mem in tests/hw/ops) */
+            case IR_SPACE_GLOBAL: r = win == MEM_WIN_GLOBAL && !in_const_var(c, a); break;
+            case IR_SPACE_CONST: r = win == MEM_WIN_GLOBAL && in_const_var(c, a); break;
             default: r = 0;
             }
             break;
@@ -600,6 +657,11 @@ static int exec_mbar(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f,
                 if (etx) tx = v; else cnt = v;
             }
             rc = ip_mbar_arrive(&word, cnt, in->op == IR_OP_MBARRIER_ARRIVE_DROP, etx, tx, &token, why, sizeof why);
+            if (!rc && ir_has(in, IR_M_NOCOMPLETE) && (word ^ token) >> 63) {
+                snprintf(why, sizeof why, "%s.noComplete completed the phase (%u arrival(s) were all that was "
+                         "pending): undefined in PTX", name, cnt);
+                rc = -1;
+            }
             if (!rc && ak == 1 && in->opd[0].kind == IR_OPD_REG)
                 wreg(c, f, in->opd[0].u.reg, l, token);
             break;
@@ -645,14 +707,32 @@ static int exec_bulk_wait(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_fram
     }
     uint32_t n = exec ? (uint32_t)ip_opd(c, w, f, in, 0, (uint32_t)__builtin_ctz(exec)) : 0;
     FOR_LANES(group, l) {
-        if ((exec >> l & 1) &&
-            (uint32_t)ip_async_pending_groups(c, w->cta->slot, w->id, (int)l, w->bulk_seq[l]) > n) {
+        /* every committed group but the n most recent must be complete */
+        if ((exec >> l & 1) && w->bulk_seq[l] > n &&
+            ip_async_groups_busy(c, w->cta->slot, w->id, (int)l, w->bulk_seq[l] - n)) {
             w->st[l] = INTERP_T_BULK_WAIT;   /* re-executes after a landing */
             continue;
         }
         w->pc[l]++;
     }
     return 1;
+}
+
+/* The TMA_FIELD_* a tensormap.replace names, 0 if none. */
+static int replace_field(const ir_instr *in)
+{
+    static const struct { int mod, field; } t[] = {
+        {IR_M_GLOBAL_ADDRESS, TMA_FIELD_GLOBAL_ADDRESS}, {IR_M_RANK, TMA_FIELD_RANK},
+        {IR_M_BOX_DIM, TMA_FIELD_BOX_DIM}, {IR_M_GLOBAL_DIM, TMA_FIELD_GLOBAL_DIM},
+        {IR_M_GLOBAL_STRIDE, TMA_FIELD_GLOBAL_STRIDE}, {IR_M_ELEMENT_STRIDE, TMA_FIELD_ELEMENT_STRIDE},
+        {IR_M_ELEMTYPE, TMA_FIELD_ELEMTYPE}, {IR_M_INTERLEAVE_LAYOUT, TMA_FIELD_INTERLEAVE_LAYOUT},
+        {IR_M_SWIZZLE_MODE, TMA_FIELD_SWIZZLE_MODE}, {IR_M_SWIZZLE_ATOMICITY, TMA_FIELD_SWIZZLE_ATOMICITY},
+        {IR_M_FILL_MODE, TMA_FIELD_FILL_MODE},
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+        if (ir_has(in, t[i].mod))
+            return t[i].field;
+    return 0;
 }
 
 static int exec_tensormap(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, uint32_t exec)
@@ -674,27 +754,17 @@ static int exec_tensormap(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_fram
             ip_note_write(c, a, 128);
             continue;
         }
-        tma_map m;
-        char why[256];
-        if (tma_decode(p.p, &m, why, sizeof why))
-            return ip_error(c, INTERP_FAULT, w, (int)l, c->xfunc, c->xpc,
-                            "tensormap.replace on bytes that are not a valid tensor map: %s", why);
+        /* Only the field's bits change, in the map's own encoding
+         * (tma_replace; PTX ISA Table 33 for the .field3 values). */
+        int field = replace_field(in);
+        if (!field)
+            return ip_error(c, INTERP_UNSUPPORTED, NULL, 0, c->xfunc, c->xpc,
+                            "tensormap.replace without a field qualifier ptxi knows");
         uint32_t ord = in->nopd > 2 ? (uint32_t)ip_opd(c, w, f, in, 1, l) : 0;
         uint64_t v = ip_opd(c, w, f, in, in->nopd - 1, l);
-        if (ord > 4) ord = 4;
-        if (ir_has(in, IR_M_GLOBAL_ADDRESS)) m.global_address = v;
-        else if (ir_has(in, IR_M_RANK)) m.rank = (uint8_t)(v + 1);
-        else if (ir_has(in, IR_M_BOX_DIM)) m.box_dim[ord] = (uint32_t)v;
-        else if (ir_has(in, IR_M_GLOBAL_DIM)) m.global_dim[ord] = (uint32_t)v;
-        else if (ir_has(in, IR_M_GLOBAL_STRIDE)) m.global_strides[ord + 1] = v;
-        else if (ir_has(in, IR_M_ELEMENT_STRIDE)) m.element_strides[ord] = (uint32_t)v;
-        else if (ir_has(in, IR_M_ELEMTYPE)) m.data_type = (uint8_t)v;
-        else if (ir_has(in, IR_M_INTERLEAVE_LAYOUT)) m.interleave = (uint8_t)v;
-        else if (ir_has(in, IR_M_SWIZZLE_MODE)) m.swizzle = (uint8_t)v;
-        else if (ir_has(in, IR_M_FILL_MODE)) m.oob_fill = (uint8_t)v;
-        else
-            return ip_error(c, INTERP_UNSUPPORTED, NULL, 0, c->xfunc, c->xpc, "tensormap.replace of this field");
-        tma_pack(&m, p.p);
+        char why[256];
+        if (tma_replace(p.p, field, ord, v, why, sizeof why))
+            return ip_error(c, INTERP_FAULT, w, (int)l, c->xfunc, c->xpc, "%s", why);
         ip_note_write(c, a, 128);
     }
     return 0;

@@ -49,6 +49,22 @@ uint64_t ip_sym_addr(const interp_ctx *c, const ip_warp *w, int lane, uint32_t s
     }
 }
 
+/* "ld.global.v4.u32": the executing instruction's opcode, state space,
+ * vector width and type, for messages (built only when one is reported). */
+const char *ip_instr_what(const interp_ctx *c, char *buf, size_t n)
+{
+    const ir_instr *in = &c->plan->mod->funcs[c->xfunc].instrs[c->xpc];
+    size_t at = (size_t)snprintf(buf, n, "%s", ir_ops[in->op].name);
+    for (int i = 0; i < in->nmods && at < n; i++) {
+        const char *cls = ir_mods[in->mods[i]].cls;
+        if (!strcmp(cls, "SPACE") || !strcmp(cls, "VEC"))
+            at += (size_t)snprintf(buf + at, n - at, ".%s", ir_mods[in->mods[i]].text);
+    }
+    for (int i = 0; i < in->ntypes && at < n; i++)
+        at += (size_t)snprintf(buf + at, n - at, ".%s", ir_types[in->types[i]].name);
+    return buf;
+}
+
 static ip_ptr fail(interp_ctx *c, ip_warp *w, int lane, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 static ip_ptr fail(interp_ctx *c, ip_warp *w, int lane, const char *fmt, ...)
@@ -63,20 +79,24 @@ static ip_ptr fail(interp_ctx *c, ip_warp *w, int lane, const char *fmt, ...)
     return r;
 }
 
+/* `what` names the access in messages; NULL: the executing instruction */
+#define WHAT (what ? what : ip_instr_what(c, whatbuf, sizeof whatbuf))
+
 static ip_ptr shared_ptr(interp_ctx *c, ip_warp *w, int lane, int space, uint64_t addr, uint32_t n,
                          const char *what, const char *sname)
 {
+    char whatbuf[96];
     ip_ptr r = { NULL, space, -1, 0 };
     int oc;
     uint32_t off;
     if (addr > 0xffffffffull || !ip_shared_decode(c, w->cta, (uint32_t)addr, &oc, &off))
         return fail(c, w, lane, "%s: %u-byte access at %s address 0x%llx, which names no CTA of the "
                     "cluster (cluster of %d CTAs; shared::cluster addresses carry rank+1 in bits 24..31)",
-                    what, n, sname, (unsigned long long)addr, c->cl.ncta);
+                    WHAT, n, sname, (unsigned long long)addr, c->cl.ncta);
     ip_cta *t = &c->cl.ctas[oc];
     if (off < MEM_SHARED_RESERVED || (uint64_t)off + n > t->smem_size)
         return fail(c, w, lane, "%s: out-of-bounds %u-byte access at %s address 0x%llx "
-                    "(CTA rank %d's shared memory is 0x%x..0x%x)", what, n, sname,
+                    "(CTA rank %d's shared memory is 0x%x..0x%x)", WHAT, n, sname,
                     (unsigned long long)addr, oc, MEM_SHARED_RESERVED, t->smem_size);
     r.p = t->smem + off;
     r.cta = oc;
@@ -87,11 +107,12 @@ static ip_ptr shared_ptr(interp_ctx *c, ip_warp *w, int lane, int space, uint64_
 ip_ptr ip_resolve(interp_ctx *c, ip_warp *w, int lane, int space, uint64_t addr, uint32_t n,
                   uint32_t align, const char *what)
 {
+    char whatbuf[96];
     ip_ptr r = { NULL, space, -1, 0 };
     const char *sname = mem_space_name(space);
     if (align > 1 && (addr & (align - 1)))
         return fail(c, w, lane, "%s: misaligned %u-byte access at %s address 0x%llx "
-                    "(must be a multiple of %u)", what, n, sname, (unsigned long long)addr, align);
+                    "(must be a multiple of %u)", WHAT, n, sname, (unsigned long long)addr, align);
     switch (space) {
     case IR_SPACE_NONE:
         switch (mem_generic_window(addr)) {
@@ -100,8 +121,18 @@ ip_ptr ip_resolve(interp_ctx *c, ip_warp *w, int lane, int space, uint64_t addr,
                            "generic (shared window)");
             return r;
         case MEM_WIN_LOCAL:
+            if (addr - MEM_GENERIC_LOCAL + n > IP_LOCAL_STACK)
+                return fail(c, w, lane, "%s: out-of-bounds %u-byte access at generic (local window) address "
+                            "0x%llx, local address 0x%llx (local memory is %u bytes per thread)", WHAT, n,
+                            (unsigned long long)addr, (unsigned long long)(addr - MEM_GENERIC_LOCAL),
+                            IP_LOCAL_STACK);
             return ip_resolve(c, w, lane, IR_SPACE_LOCAL, addr - MEM_GENERIC_LOCAL, n, 1, what);
         case MEM_WIN_PARAM:
+            if (addr - MEM_GENERIC_PARAM + n > c->plan->launch.params_size)
+                return fail(c, w, lane, "%s: %u-byte access at generic (param window) address 0x%llx, param "
+                            "address 0x%llx, outside the %u-byte kernel parameter block", WHAT, n,
+                            (unsigned long long)addr, (unsigned long long)(addr - MEM_GENERIC_PARAM),
+                            c->plan->launch.params_size);
             return ip_resolve(c, w, lane, IR_SPACE_PARAM, addr - MEM_GENERIC_PARAM, n, 1, what);
         default:
             break;
@@ -111,7 +142,7 @@ ip_ptr ip_resolve(interp_ctx *c, ip_warp *w, int lane, int space, uint64_t addr,
     case IR_SPACE_CONST: {
         if (space == IR_SPACE_GLOBAL && mem_generic_window(addr) != MEM_WIN_GLOBAL)
             return fail(c, w, lane, "%s: global address 0x%llx lies in the generic %s window "
-                        "(missing cvta.to.global?)", what, (unsigned long long)addr,
+                        "(missing cvta.to.global?)", WHAT, (unsigned long long)addr,
                         mem_generic_window(addr) == MEM_WIN_SHARED ? "shared" :
                         mem_generic_window(addr) == MEM_WIN_LOCAL ? "local" : "param");
         r.p = mem_global_host(c->plan->launch.gmem, addr, n);
@@ -121,7 +152,7 @@ ip_ptr ip_resolve(interp_ctx *c, ip_warp *w, int lane, int space, uint64_t addr,
         const mem_alloc *a = mem_global_find(c->plan->launch.gmem, addr);
         if (a)
             return fail(c, w, lane, "%s: %u-byte access at %s address 0x%llx runs past the end of "
-                        "buffer '%s' (0x%llx, %llu bytes)", what, n, sname, (unsigned long long)addr,
+                        "buffer '%s' (0x%llx, %llu bytes)", WHAT, n, sname, (unsigned long long)addr,
                         a->name ? a->name : "?", (unsigned long long)a->base,
                         (unsigned long long)a->size);
         /* name the nearest buffer below: the usual bug is running off its end */
@@ -133,12 +164,12 @@ ip_ptr ip_resolve(interp_ctx *c, ip_warp *w, int lane, int space, uint64_t addr,
         }
         if (near && addr - (near->base + near->size) < (1ull << 21))
             return fail(c, w, lane, "%s: %u-byte access at %s address 0x%llx, %llu bytes past the end "
-                        "of buffer '%s' (0x%llx, %llu bytes)", what, n, space == IR_SPACE_NONE ? "generic" : sname,
+                        "of buffer '%s' (0x%llx, %llu bytes)", WHAT, n, space == IR_SPACE_NONE ? "generic" : sname,
                         (unsigned long long)addr, (unsigned long long)(addr - near->base - near->size),
                         near->name ? near->name : "?", (unsigned long long)near->base,
                         (unsigned long long)near->size);
         return fail(c, w, lane, "%s: %u-byte access at %s address 0x%llx, which is inside no "
-                    "allocation", what, n, space == IR_SPACE_NONE ? "generic" : sname,
+                    "allocation", WHAT, n, space == IR_SPACE_NONE ? "generic" : sname,
                     (unsigned long long)addr);
     }
     case IR_SPACE_SHARED_CTA:
@@ -147,7 +178,7 @@ ip_ptr ip_resolve(interp_ctx *c, ip_warp *w, int lane, int space, uint64_t addr,
     case IR_SPACE_LOCAL:
         if (addr + n > IP_LOCAL_STACK || addr + n < addr)
             return fail(c, w, lane, "%s: out-of-bounds %u-byte access at local address 0x%llx "
-                        "(local memory is %u bytes per thread)", what, n, (unsigned long long)addr,
+                        "(local memory is %u bytes per thread)", WHAT, n, (unsigned long long)addr,
                         IP_LOCAL_STACK);
         if (!ip_local_ensure(c, w))
             return fail(c, w, lane, "out of host memory for local memory");
@@ -159,12 +190,12 @@ ip_ptr ip_resolve(interp_ctx *c, ip_warp *w, int lane, int space, uint64_t addr,
             return ip_resolve(c, w, lane, IR_SPACE_LOCAL, addr - MEM_GENERIC_LOCAL, n, 1, what);
         if (addr + n > c->plan->launch.params_size || addr + n < addr)
             return fail(c, w, lane, "%s: %u-byte access at param address 0x%llx outside the %u-byte "
-                        "kernel parameter block", what, n, (unsigned long long)addr,
+                        "kernel parameter block", WHAT, n, (unsigned long long)addr,
                         c->plan->launch.params_size);
         r.p = (uint8_t *)c->plan->launch.params + addr;
         r.space = IR_SPACE_PARAM;
         return r;
     default:
-        return fail(c, w, lane, "%s: access in the %s state space is not supported", what, sname);
+        return fail(c, w, lane, "%s: access in the %s state space is not supported", WHAT, sname);
     }
 }

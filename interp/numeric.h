@@ -20,10 +20,14 @@
  *    f16 sum of two f16 values are exact in f64) and rounded once, as the
  *    GPU's HFMA2 does (fma rounds once).
  *
- * NaN results (what the H100 writes; see numeric.c for the probe cases):
- *  f32 arithmetic -> 0x7FFFFFFF, f64 -> 0x7FFFFFFFFFFFFFFF,
- *  f16 -> 0x7FFF, bf16 -> 0x7FFF, cvt to f16/bf16/f32 of a NaN -> canonical,
- *  e4m3 -> 0x7F, e5m2 -> 0x7F.
+ * NaN results (what the H100 writes; tests/hw/numeric, and interp/fp.c,
+ * which implements them today):
+ *  f32 arithmetic -> 0x7FFFFFFF; f16/bf16 arithmetic, neg, abs -> 0x7FFF;
+ *  f64 arithmetic keeps an operand NaN (quieted, sign and payload kept) and
+ *  writes 0xFFF8000000000000 for an invalid operation; cvt out of or into
+ *  f64 keeps the payload too, cvt.f32.bf16 is a plain shift, other cvts to
+ *  f16/bf16/f32 write the canonical NaN; e4m3 -> 0x7F, e5m2 -> 0x7F.
+ *  NUM_F64_QNAN below is not what the hardware writes.
  */
 #ifndef PTXI_INTERP_NUMERIC_H
 #define PTXI_INTERP_NUMERIC_H

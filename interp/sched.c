@@ -11,7 +11,11 @@
  * threads meanwhile (independent thread scheduling): in `load_tile`, lanes
  * 1..31 wait at a bar.sync while lane 0 runs further down to issue the TMA.
  *
- * Warps take turns round-robin, IP_QUANTUM instructions at a time.
+ * Warps take turns round-robin, IP_QUANTUM instructions at a time.  The
+ * step API takes one instruction per call; interp_run's contexts (c->fast)
+ * run a warp's whole turn in run_burst instead, and a converged warp's
+ * pre-decoded instructions (uop.c) in one loop: the same instructions in
+ * the same order, without going back through the scheduler each time.
  *
  * Waiting and polling.  Threads blocked at bar.sync / barrier.cluster.wait
  * / cp.async.bulk.wait_group do not run until released.  A thread whose
@@ -20,7 +24,8 @@
  * can — so its %clock64-bounded loop never times out while work is still
  * possible.  When no thread is runnable except pollers:
  *   1. an in-flight async operation lands (policy `deferred`), else
- *   2. the pollers whose barrier phase has now completed run, else
+ *   2. the pollers whose barrier phase has now completed run, from the
+ *      wait itself (it is executed again and now succeeds), else
  *   3. every poller runs once more (a re-poll round: it may do something
  *      other than wait), and if that round changed no memory, no barrier
  *      and issued nothing, the run stops with a deadlock report.
@@ -36,6 +41,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "interp/internal.h"
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 /* ---- errors ------------------------------------------------------------------ */
 
@@ -201,12 +209,47 @@ void ip_thread_exit(interp_ctx *c, ip_warp *w, int lane)
 
 /* ---- group selection ------------------------------------------------------------- */
 
+/* Runs before every warp instruction: byte compares over the 32 states. */
 static uint32_t ready_mask(const ip_warp *w)
 {
+#ifdef __SSE2__
+    const __m128i r = _mm_set1_epi8(INTERP_T_READY);
+    __m128i lo = _mm_loadu_si128((const __m128i *)(const void *)w->st);
+    __m128i hi = _mm_loadu_si128((const __m128i *)(const void *)(w->st + 16));
+    uint32_t m = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(lo, r)) |
+                 (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(hi, r)) << 16;
+    return m & w->valid;
+#else
     uint32_t m = 0;
     for (int ln = 0; ln < w->nlanes; ln++)
         m |= (uint32_t)(w->st[ln] == INTERP_T_READY) << ln;
     return m;
+#endif
+}
+
+/* The lanes of w at frame fr, instruction pc. */
+static uint32_t lanes_at(const ip_warp *w, uint16_t fr, uint32_t pc)
+{
+#ifdef __SSE2__
+    const __m128i P = _mm_set1_epi32((int)pc), F = _mm_set1_epi16((short)fr);
+    uint32_t mp = 0, mf = 0;
+    for (int i = 0; i < IP_WARP; i += 16) {
+        const __m128i *q = (const __m128i *)(const void *)(w->pc + i);
+        __m128i a = _mm_cmpeq_epi32(_mm_loadu_si128(q), P), b = _mm_cmpeq_epi32(_mm_loadu_si128(q + 1), P);
+        __m128i c = _mm_cmpeq_epi32(_mm_loadu_si128(q + 2), P), d = _mm_cmpeq_epi32(_mm_loadu_si128(q + 3), P);
+        __m128i ab = _mm_packs_epi32(a, b), cd = _mm_packs_epi32(c, d);
+        mp |= (uint32_t)_mm_movemask_epi8(_mm_packs_epi16(ab, cd)) << i;
+        const __m128i *h = (const __m128i *)(const void *)(w->fr + i);
+        __m128i e = _mm_cmpeq_epi16(_mm_loadu_si128(h), F), f = _mm_cmpeq_epi16(_mm_loadu_si128(h + 1), F);
+        mf |= (uint32_t)_mm_movemask_epi8(_mm_packs_epi16(e, f)) << i;
+    }
+    return mp & mf;
+#else
+    uint32_t m = 0;
+    for (int ln = 0; ln < IP_WARP; ln++)
+        m |= (uint32_t)(w->pc[ln] == pc && w->fr[ln] == fr) << ln;
+    return m;
+#endif
 }
 
 /* The lanes of `cand` sharing the deepest frame and, in it, the lowest PC. */
@@ -264,6 +307,8 @@ static void deadlock(interp_ctx *c)
     size_t len = sizeof c->res.msg, at = 0;
     ip_cluster *cl = &c->cl;
     at = append(buf, len, at, "deadlock: every thread waits and nothing in flight can wake one");
+    uint32_t seen[16][2];      /* mbarriers described so far: (CTA slot, offset) */
+    int nseen = 0;
     for (int i = 0; i < cl->ncta; i++) {
         ip_cta *t = &cl->ctas[i];
         for (int wi = 0; wi < t->nwarps; wi++) {
@@ -298,18 +343,32 @@ static void deadlock(interp_ctx *c)
                 } else if (st == INTERP_T_MBAR_POLL) {
                     int oc = w->wait_cta[l0];
                     uint32_t off = (uint32_t)w->wait[l0];
-                    interp_mbar mb = { 0 };
-                    if (oc >= 0 && oc < cl->ncta && off + 8 <= cl->ctas[oc].smem_size) {
-                        uint64_t word;
+                    uint64_t word = 0;
+                    if (oc >= 0 && oc < cl->ncta && off + 8 <= cl->ctas[oc].smem_size)
                         memcpy(&word, cl->ctas[oc].smem + off, 8);
-                        interp_mbar_decode(word, &mb);
+                    /* a barrier's state and landings once; later waiters refer to it */
+                    bool again = false;
+                    for (int k = 0; k < nseen; k++)
+                        again |= seen[k][0] == (uint32_t)oc && seen[k][1] == off;
+                    if (!again && nseen < 16) {
+                        seen[nseen][0] = (uint32_t)oc;
+                        seen[nseen++][1] = off;
                     }
-                    at = append(buf, len, at,
-                                "\n      mbarrier at shared 0x%x (CTA rank %d): %s, phase parity %u, "
-                                "%u of %u arrivals pending, tx-count %d bytes outstanding; waits for "
-                                "the phase with parity %u to complete",
-                                off, oc, mb.initialised ? "initialised" : "NOT initialised",
-                                mb.phase, mb.pending, mb.expected, mb.tx, w->wait_aux[l0] & 1);
+                    char mbs[160];
+                    if (again)
+                        at = append(buf, len, at, "\n      mbarrier at shared 0x%x (CTA rank %d), as above; waits "
+                                    "for the phase with parity %u to complete", off, oc, w->wait_aux[l0] & 1);
+                    else
+                        at = append(buf, len, at,
+                                    "\n      mbarrier at shared 0x%x (CTA rank %d): %s%s; waits for "
+                                    "the phase with parity %u to complete",
+                                    off, oc, word >> 62 & 1 ? "initialised, " : "",
+                                    ip_mbar_describe(word, mbs, sizeof mbs), w->wait_aux[l0] & 1);
+                    char hist[2048];
+                    if (!again) {
+                        ip_async_landed_on(c, oc, off, "      ", hist, sizeof hist);
+                        at = append(buf, len, at, "%s", hist);
+                    }
                 }
             }
         }
@@ -423,6 +482,71 @@ static int run_warp(interp_ctx *c, ip_warp *w, uint32_t cand, interp_event *ev)
     return ev->kind;
 }
 
+/* interp_run's version of run_warp (c->fast: no breakpoints, watchpoints
+ * or debugger): warp w keeps running for the rest of its quantum, exactly
+ * the instructions sched_step would have given it one call at a time, but
+ * without going back through the scheduler and re-deriving the group per
+ * instruction.  While the group is the whole of the warp's runnable lanes
+ * and an instruction moves it on as one (ip_exec_fast returns 0), the next
+ * group is the same lanes; otherwise it is looked up again. */
+static int run_burst(interp_ctx *c, ip_warp *w, uint32_t busy, interp_event *ev)
+{
+    const uint64_t max = c->plan->launch.max_steps;
+    const bool random = c->plan->launch.policy == INTERP_COMPLETE_RANDOM;
+    uint32_t g = pick_group(w, busy);
+    for (;;) {
+        /* a converged warp runs its uops in one loop (not while the random
+         * policy may land an operation before any instruction) */
+        if (g == busy && !(random && c->nops)) {
+            uint64_t budget = (uint64_t)(IP_QUANTUM - c->quantum);
+            if (max)
+                budget = c->steps >= max ? 0 : max - c->steps < budget ? max - c->steps : budget;
+            bool diverged = false;
+            uint32_t k = budget ? ip_run_uops(c, w, g, (uint32_t)budget, &diverged) : 0;
+            if (k) {
+                c->quantum += (int)k;
+                c->steps += k;
+                c->cl.clock += k;
+                c->thread_instrs += (uint64_t)k * (g == 0xffffffffu ? 32u : (uint64_t)__builtin_popcount(g));
+                if (c->quantum >= IP_QUANTUM)
+                    break;
+                if (diverged) {
+                    g = pick_group(w, busy);
+                    continue;
+                }
+            }
+            /* stopped before an instruction only the general path runs */
+        }
+        c->quantum++;
+        if (max && c->steps >= max) {
+            int ln = __builtin_ctz(g);
+            ip_error(c, INTERP_STEP_LIMIT, w, ln, ip_lane_frame(w, ln)->func, w->pc[ln],
+                     "the launch's step limit (%llu warp instructions) was reached",
+                     (unsigned long long)max);
+            return finish_event(c, ev);
+        }
+        c->steps++;
+        /* (popcount is a library call without -mpopcnt) */
+        c->thread_instrs += g == 0xffffffffu ? 32u : (uint64_t)__builtin_popcount(g);
+        c->cl.clock++;
+        int r = ip_exec_fast(c, w, g);
+        if (r < 0)
+            return finish_event(c, ev);
+        if (c->quantum >= IP_QUANTUM || (random && c->nops))
+            break;
+        uint32_t nb = ready_mask(w) & ~w->polling;
+        if (!nb)
+            break;
+        if (r == 0 && g == busy && nb == busy)
+            continue;
+        busy = nb;
+        int l0 = __builtin_ctz(nb);
+        g = (nb & ~lanes_at(w, w->fr[l0], w->pc[l0])) ? pick_group(w, nb) : nb;
+    }
+    ev_clear(ev, INTERP_EV_NONE);
+    return ev->kind;
+}
+
 static int land_one(interp_ctx *c, int i, interp_event *ev)
 {
     ev_clear(ev, INTERP_EV_LANDED);
@@ -475,6 +599,8 @@ static int sched_step(interp_ctx *c, interp_event *ev)
             ip_warp *w = &cl->ctas[c->cur_cta].warps[c->cur_warp];
             uint32_t busy = ready_mask(w) & ~w->polling;
             if (busy) {
+                if (c->fast)
+                    return run_burst(c, w, busy, ev);
                 c->quantum++;
                 return run_warp(c, w, busy, ev);
             }
@@ -500,7 +626,12 @@ static int sched_step(interp_ctx *c, interp_event *ev)
                     int ln = __builtin_ctz(m);
                     any_poller = true;
                     if (poll_satisfied(c, w, ln)) {
+                        /* rewind to the wait, which now succeeds: the thread
+                         * was merely slow to reach it, so a %clock64 bound
+                         * checked after the failed wait cannot expire while
+                         * other warps ran or the copy was in flight */
                         w->polling &= ~(1u << ln);
+                        w->pc[ln]--;
                         woke = true;
                     }
                 }

@@ -332,6 +332,11 @@ enum { IR_ITEM_SYM = 1, IR_ITEM_FUNC_DECL, IR_ITEM_FUNC_DEF };
 /* arena */
 ir_arena *ir_arena_new(void);
 void *ir_arena_alloc(ir_arena *a, size_t n);        /* zeroed, 16-aligned */
+void *ir_arena_alloc_raw(ir_arena *a, size_t n);    /* not zeroed, 16-aligned */
+void ir_arena_adopt(ir_arena *a, void *p);          /* free(p) with the arena */
+void *ir_big_realloc(void *p, size_t n);            /* realloc for big arrays; aborts on OOM */
+void *ir_arena_extend(ir_arena *a, void *p, size_t old, size_t n); /* grow/shrink the last block */
+ir_arena *ir_arena_sub(ir_arena *a);                /* an arena freed with `a` */
 char *ir_arena_strdup(ir_arena *a, const char *s, size_t n);
 void ir_arena_free(ir_arena *a);
 

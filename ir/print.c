@@ -319,9 +319,7 @@ static void print_event(const ir_module *m, const ir_function *f, const struct i
         if (r->vec > 1)
             fprintf(out, ".v%u ", r->vec);
         if (ev->range) {
-            size_t n = strlen(r->name);
-            while (n > 1 && r->name[n - 1] >= '0' && r->name[n - 1] <= '9')
-                n--;
+            size_t n = strlen(r->name) - 1; /* the first of a range is <base>0 */
             fprintf(out, ".%s %.*s<%u>;\n", ir_types[r->type].name, (int)n, r->name, ev->n);
         } else {
             fprintf(out, ".%s %s;\n", ir_types[r->type].name, r->name);

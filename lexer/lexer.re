@@ -10,6 +10,7 @@
  * the IR does not model (.loc, .file lines, .section blocks) is skipped
  * here, quickly, because nvcc -G output is mostly that.
  */
+#include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
 #include "lexer/lexer.h"
@@ -104,6 +105,45 @@ static int vsel_code(const char *s, size_t n)
     return 0;
 }
 
+/* A special register written wrongly: "%ctaid" without its component,
+ * "%ctaid.w", "%laneid.x".  Reports it and returns the register meant (the
+ * .x component, or the scalar) so that no "undefined register" follows;
+ * returns 0 when `name` (n bytes, no component) is no special register
+ * (an ordinary register, "%r1.x" with a selector). `dot` is the component's
+ * '.' or NULL. */
+static int sreg_misuse(lex_state *L, const char *name, size_t n, const char *dot)
+{
+    char buf[48];
+    if (n + 3 > sizeof buf)
+        return 0;
+    memcpy(buf, name, n);
+    memcpy(buf + n, ".x", 3);
+    char msg[160];
+    int vec = ir_sreg_lookup(buf, n + 2);
+    const char *end = dot ? dot + 1 : NULL;
+    while (end && (*end == '_' || (*end >= 'a' && *end <= 'z') || (*end >= 'A' && *end <= 'Z') ||
+                   (*end >= '0' && *end <= '9')))
+        end++;
+    if (vec && !dot) {
+        snprintf(msg, sizeof msg, "special register '%.*s' needs a component (.x, .y or .z)",
+                 (int)n, name);
+        lex_error(L, name, msg);
+        return vec;
+    }
+    if (vec) {
+        snprintf(msg, sizeof msg, "special register '%.*s' has no component '%.*s' (expected .x, .y or .z)",
+                 (int)n, name, (int)(end - dot), dot);
+        lex_error(L, dot, msg);
+        return vec;
+    }
+    int scalar = dot ? ir_sreg_lookup(name, n) : 0;
+    if (scalar) {
+        snprintf(msg, sizeof msg, "special register '%.*s' has no components", (int)n, name);
+        lex_error(L, dot, msg);
+    }
+    return scalar;
+}
+
 #define TOK(t) do { loc->line = line0; loc->col = (uint32_t)(L->tok - ls0 + 1); \
     loc->off = (uint32_t)(L->tok - L->src); loc->end = (uint32_t)(L->cur - L->src); \
     val->s = L->tok; val->n = (uint32_t)(L->cur - L->tok); return (t); } while (0)
@@ -188,6 +228,8 @@ int lex_next(lex_state *L, ptx_tok *val, ptx_loc *loc)
                           int s = ir_sreg_lookup(L->tok, n);
                           if (s) { val->v = s; TOK(T_SREG); }
                           const char *dot = memchr(L->tok, '.', n);
+                          if ((s = sreg_misuse(L, L->tok, (size_t)(dot - L->tok), dot)) != 0) {
+                              val->v = s; TOK(T_SREG); }
                           int sel = vsel_code(dot + 1, (size_t)(L->cur - dot - 1));
                           if (!sel) {
                               lex_error(L, dot, "unknown special register or register selector");
@@ -201,6 +243,9 @@ int lex_next(lex_state *L, ptx_tok *val, ptx_loc *loc)
         "%" [a-zA-Z0-9_$]+ {
                           int s = ir_sreg_lookup(L->tok, (size_t)(L->cur - L->tok));
                           if (s) { val->v = s; TOK(T_SREG); }
+                          if ((L->tok[1] == 't' || L->tok[1] == 'n' || L->tok[1] == 'c') && /* %tid %ctaid ... */
+                              (s = sreg_misuse(L, L->tok, (size_t)(L->cur - L->tok), NULL)) != 0) {
+                              val->v = s; TOK(T_SREG); }
                           val->v = 0; TOK(T_IDENT); }
         ident           { val->v = 0; TOK(T_IDENT); }
 

@@ -25,10 +25,7 @@
 
 static void *xrealloc(void *p, size_t n)
 {
-    p = realloc(p, n);
-    if (!p)
-        abort();
-    return p;
+    return ir_big_realloc(p, n);
 }
 
 /* ---- name tables ---------------------------------------------------------- */
@@ -117,7 +114,8 @@ typedef struct { uint8_t kind; int64_t i; double f; uint64_t bits; int fk; uint3
 enum { INIT_INT = 1, INIT_FLOAT, INIT_SYM };
 
 /* modifier classes, decoded once from mods.def's CLASS column */
-enum { MC_OTHER, MC_SPACE, MC_CMP, MC_BOOL, MC_RND, MC_DIM, MC_MODE, MC_SCOPE, MC_SEM, MC_VEC };
+enum { MC_OTHER, MC_SPACE, MC_CMP, MC_BOOL, MC_RND, MC_DIM, MC_MODE, MC_SCOPE, MC_SEM, MC_VEC,
+       MC_REDOP, MC__COUNT };
 
 struct ptx_builder {
     ir_module *m;
@@ -142,7 +140,8 @@ struct ptx_builder {
     uint32_t *params; uint32_t nparams, capparams;
     uint32_t *rets; uint32_t nrets, caprets;
     int64_t ints[3]; int nints;
-    ir_instr *instrs; uint32_t ninstrs, capinstrs;
+    ir_instr *instrs; uint32_t ninstrs, capinstrs; /* grows in place in IA */
+    ir_arena *IA;
     ir_regdecl *regs; uint32_t nregs, capregs;
     ir_operand *vecpool; uint32_t nvecpool, capvecpool;
     struct ir_label *labels; uint32_t nlabels, caplabels;
@@ -155,9 +154,10 @@ struct ptx_builder {
     htab scopetab, labeltab;
     /* instruction being built */
     ir_instr cur;
+    ir_function fview;
     int in_instr, bad_instr;
     int has_guard, guard_neg; int32_t guard;
-    ir_operand tmp[64]; uint32_t ntmp;
+    ir_operand *tmp; uint32_t ntmp, captmp; /* operands, then vector elements */
     uint32_t vstack[8]; uint32_t nvstack;
     /* mnemonic cache: text -> decoded instruction header */
     htab mtab;
@@ -394,6 +394,7 @@ static initel *init_push(ptx_builder *b)
 
 void ptx_b_init_int(ptx_builder *b, int64_t v, ptx_loc l)
 {
+    (void)l;
     initel *e = init_push(b);
     e->kind = INIT_INT;
     e->i = v;
@@ -401,6 +402,7 @@ void ptx_b_init_int(ptx_builder *b, int64_t v, ptx_loc l)
 
 void ptx_b_init_float(ptx_builder *b, const ptx_tok *t, int neg, ptx_loc l)
 {
+    (void)l;
     initel *e = init_push(b);
     e->kind = INIT_FLOAT;
     e->f = neg ? -t->f : t->f;
@@ -535,17 +537,26 @@ static void declare_regs(ptx_builder *b)
     uint32_t first = b->nregs;
     for (uint32_t i = 0; i < n; i++) {
         ir_regdecl *r = VEC_PUSH(b->regs, b->nregs, b->capregs);
+        uint32_t len = nm->n;
         if (b->var.has_range) {
-            char buf[160];
-            int k = snprintf(buf, sizeof buf, "%.*s%u", (int)(nm->n > 140 ? 140 : nm->n), nm->s, i);
-            r->name = bstr(b, buf, (size_t)k);
+            /* "%r" + decimal i, without printf: ranges declare most registers */
+            char digits[12];
+            uint32_t nd = 0, v = i;
+            do digits[nd++] = (char)('0' + v % 10); while ((v /= 10) != 0);
+            char *p = ir_arena_alloc_raw(b->A, nm->n + nd + 1);
+            memcpy(p, nm->s, nm->n);
+            for (uint32_t k = 0; k < nd; k++)
+                p[nm->n + k] = digits[nd - 1 - k];
+            p[nm->n + nd] = 0;
+            r->name = p;
+            len += nd;
         } else {
             r->name = bstr(b, nm->s, nm->n);
         }
         r->type = (uint8_t)b->spec.type;
         r->vec = (uint8_t)(b->spec.vec ? b->spec.vec : 1);
         r->loc = to_loc(b->var.loc);
-        if (!bind_add(b, r->name, (uint32_t)strlen(r->name), BIND_REG, first + i, b->var.loc)) {
+        if (!bind_add(b, r->name, len, BIND_REG, first + i, b->var.loc)) {
             b->nregs = first + i; /* drop the duplicate */
             break;
         }
@@ -574,6 +585,7 @@ static void sym_from_spec(ptx_builder *b, ir_symbol *s)
 
 void ptx_b_var_end(ptx_builder *b, ptx_loc l)
 {
+    (void)l;
     const ptx_tok *nm = &b->var.name;
     if (b->spec.space == IR_SPACE_REG || b->var.has_range) {
         if (b->spec.space != IR_SPACE_REG)
@@ -649,6 +661,7 @@ void ptx_b_func_begin(ptx_builder *b, int is_entry, ptx_loc l)
 
 void ptx_b_func_param(ptx_builder *b, const ptx_tok *unused, int is_ret, ptx_loc l)
 {
+    (void)l;
     (void)unused;
     const ptx_tok *nm = &b->var.name;
     char linkage = 0;
@@ -656,6 +669,13 @@ void ptx_b_func_param(ptx_builder *b, const ptx_tok *unused, int is_ret, ptx_loc
         berr(b, b->var.loc, "parameter '%.*s' needs .param or .reg", (int)nm->n, nm->s);
     if (!b->spec.type)
         berr(b, b->var.loc, "parameter '%.*s' needs a type", (int)nm->n, nm->s);
+    for (uint32_t i = 0; i < b->nparams + b->nrets; i++) {
+        const ir_symbol *o = &b->syms[i < b->nparams ? b->params[i] : b->rets[i - b->nparams]];
+        if (strlen(o->name) == nm->n && memcmp(o->name, nm->s, nm->n) == 0) {
+            berr(b, b->var.loc, "parameter '%.*s' is already declared", (int)nm->n, nm->s);
+            break;
+        }
+    }
     uint32_t si = new_sym(b);
     ir_symbol *s = &b->syms[si];
     sym_from_spec(b, s);
@@ -799,16 +819,34 @@ void ptx_b_func_body(ptx_builder *b, ptx_loc l)
     b->in_body = 1;
     b->depth = 1;
     b->scopes[1] = 0;
-    for (uint32_t i = 0; i < b->nrets; i++)
-        bind_add(b, b->syms[b->rets[i]].name, (uint32_t)strlen(b->syms[b->rets[i]].name),
-                 BIND_SYM, b->rets[i], l);
-    for (uint32_t i = 0; i < b->nparams; i++)
-        bind_add(b, b->syms[b->params[i]].name, (uint32_t)strlen(b->syms[b->params[i]].name),
-                 BIND_SYM, b->params[i], l);
+    for (uint32_t i = 0; i < b->nrets + b->nparams; i++) {
+        uint32_t si = i < b->nrets ? b->rets[i] : b->params[i - b->nrets];
+        const char *nm = b->syms[si].name;
+        uint32_t n = (uint32_t)strlen(nm);
+        if (!bind_find(b, nm, n, name_hash(nm, n))) /* duplicates were reported above */
+            bind_add(b, nm, n, BIND_SYM, si, l);
+    }
 }
 
-#define ARENA_COPY(dst, src, n) do { (dst) = ir_arena_alloc(b->A, ((n) + 1) * sizeof *(src)); \
-    if (n) memcpy((dst), (src), (n) * sizeof *(src)); } while (0)
+/* Hand a grown builder array over to the module: trim it to n + 1
+ * elements (the last one zeroed, as a sentinel), let the arena free it
+ * with the module, and start the builder's array afresh.  No copy: the
+ * instruction array is most of a module's memory. */
+static void *hand_over(ptx_builder *b, void **arr, uint32_t n, uint32_t *cap, size_t esz)
+{
+    if (!*arr)
+        return ir_arena_alloc(b->A, esz);
+    char *p = *arr;
+    if (*cap != n + 1)
+        p = xrealloc(p, ((size_t)n + 1) * esz);
+    memset(p + (size_t)n * esz, 0, esz);
+    ir_arena_adopt(b->A, p);
+    *arr = NULL;
+    *cap = 0;
+    return p;
+}
+#define HAND_OVER(dst, arr, n, cap) \
+    ((dst) = hand_over(b, (void **)&(arr), (n), &(cap), sizeof *(arr)))
 
 static void resolve_label(ptx_builder *b, ir_operand *o)
 {
@@ -848,18 +886,22 @@ void ptx_b_func_end(ptx_builder *b, int has_body, ptx_loc l)
         resolve_label(b, &b->vecpool[i]);
     f->is_decl = false;
     f->ninstrs = b->ninstrs;
-    ARENA_COPY(f->instrs, b->instrs, b->ninstrs);
+    f->instrs = ir_arena_extend(b->IA, b->instrs, (size_t)b->capinstrs * sizeof *b->instrs,
+                                ((size_t)b->ninstrs + 1) * sizeof *b->instrs);
+    memset(&f->instrs[b->ninstrs], 0, sizeof *f->instrs); /* sentinel, as for every array */
+    b->instrs = NULL;
+    b->capinstrs = 0;
     f->nregs = b->nregs;
-    ARENA_COPY(f->regs, b->regs, b->nregs);
+    HAND_OVER(f->regs, b->regs, b->nregs, b->capregs);
     f->nvecpool = b->nvecpool;
-    ARENA_COPY(f->vecpool, b->vecpool, b->nvecpool);
+    HAND_OVER(f->vecpool, b->vecpool, b->nvecpool, b->capvecpool);
     f->nlabels = b->nlabels;
-    ARENA_COPY(f->labels, b->labels, b->nlabels);
+    HAND_OVER(f->labels, b->labels, b->nlabels, b->caplabels);
     f->nlocals = b->nlocals;
-    ARENA_COPY(f->locals, b->locals, b->nlocals);
+    HAND_OVER(f->locals, b->locals, b->nlocals, b->caplocals);
     f->nevents = b->nevents;
-    ARENA_COPY(f->events, b->events, b->nevents);
-    ARENA_COPY(f->pragmas, b->pragmas, b->npragmas);
+    HAND_OVER(f->events, b->events, b->nevents, b->capevents);
+    HAND_OVER(f->pragmas, b->pragmas, b->npragmas, b->cappragmas);
     item(b, IR_ITEM_FUNC_DEF, (uint32_t)b->fidx);
     b->in_body = 0;
     ptx_b_spec_reset(b);
@@ -886,6 +928,7 @@ void ptx_b_label(ptx_builder *b, const ptx_tok *name, ptx_loc l)
 
 void ptx_b_pragma(ptx_builder *b, const ptx_tok *str, ptx_loc l)
 {
+    (void)l;
     if (!b->in_body)
         return;
     *VEC_PUSH(b->pragmas, b->npragmas, b->cappragmas) = bstr(b, str->s, str->n);
@@ -969,6 +1012,35 @@ static int is_tensor_op(int op)
            op == IR_OP_CP_ASYNC_BULK_PREFETCH_TENSOR;
 }
 
+static int is_copy_op(int op)
+{
+    return strncmp(ir_ops[op].name, "cp.", 3) == 0 || op == IR_OP_TENSORMAP_CP_FENCEPROXY;
+}
+
+/* The class within which modifier m of opcode op excludes others (two
+ * roundings, two comparisons, two scopes, two reduction operations, a
+ * second state space outside copies, ...), or -1. */
+static int conflict_class(const ptx_builder *b, int op, int m, const ir_instr *in)
+{
+    int k = b->modcls[m];
+    switch (k) {
+    case MC_SPACE: case MC_RND: case MC_DIM: case MC_MODE: case MC_SCOPE: case MC_VEC:
+        return k;
+    case MC_CMP:
+        return is_cmp_op(op) ? k : -1;
+    case MC_BOOL:
+        return op == IR_OP_SETP || op == IR_OP_SET ? k : is_redop_op(op) ? MC_REDOP : -1;
+    case MC_SEM: /* .mmio goes with .relaxed */
+        return m == IR_M_MMIO || ir_has(in, IR_M_MMIO) ? -1 : k;
+    }
+    switch (m) {
+    case IR_M_OP_ADD: case IR_M_OP_MIN: case IR_M_OP_MAX: case IR_M_OP_INC: case IR_M_OP_DEC:
+    case IR_M_OP_EXCH: case IR_M_OP_CAS: case IR_M_OP_POPC:
+        return is_redop_op(op) ? MC_REDOP : -1;
+    }
+    return -1;
+}
+
 /* Split a written mnemonic into opcode + modifiers/types.  Returns 0 and
  * reports at the offending column on failure. */
 static int decode_mnemonic(ptx_builder *b, const char *s, uint32_t n, ptx_loc l, ir_instr *in)
@@ -994,6 +1066,7 @@ static int decode_mnemonic(ptx_builder *b, const char *s, uint32_t n, ptx_loc l,
     in->op = (uint16_t)op;
     in->vec = 1;
     uint32_t p = base, part = 0;
+    int first[MC__COUNT] = { 0 }, spaces[2] = { 0, 0 }, nspace = 0;
     while (p < n) {
         uint32_t q = p + 1;
         while (q < n && s[q] != '.')
@@ -1024,6 +1097,25 @@ static int decode_mnemonic(ptx_builder *b, const char *s, uint32_t n, ptx_loc l,
             if (ir_has(in, (ir_mod)m)) {
                 ptx_loc ml = l; ml.col += p;
                 berr(b, ml, "modifier '.%.*s' appears twice in '%.*s'", (int)wn, w, (int)n, s);
+                return 0;
+            }
+            int k = conflict_class(b, op, m, in), other = 0;
+            if (k == MC_SPACE) { /* copies name a destination and a source */
+                if (nspace >= (is_copy_op(op) ? 2 : 1))
+                    other = spaces[nspace - 1];
+                else
+                    spaces[nspace++] = m;
+            } else if (k >= 0) {
+                if (first[k])
+                    other = first[k];
+                else
+                    first[k] = m;
+            }
+            if (other) {
+                ptx_loc ml = l; ml.col += p;
+                berr(b, ml, "conflicting %s '.%s' and '.%.*s' in '%.*s'",
+                     k == MC_SPACE ? "state spaces" : "modifiers", ir_mods[other].text,
+                     (int)wn, w, (int)n, s);
                 return 0;
             }
             in->mods[in->nmods++] = (uint16_t)m;
@@ -1119,10 +1211,7 @@ void ptx_b_instr_begin(ptx_builder *b, const ptx_tok *mnem, ptx_loc l)
 
 static ir_operand *opd_push(ptx_builder *b)
 {
-    if (b->ntmp >= sizeof b->tmp / sizeof b->tmp[0]) {
-        b->ntmp--; /* overwrite the last; the count check reports it */
-    }
-    ir_operand *o = &b->tmp[b->ntmp++];
+    ir_operand *o = VEC_PUSH(b->tmp, b->ntmp, b->captmp);
     memset(o, 0, sizeof *o);
     return o;
 }
@@ -1162,6 +1251,7 @@ void ptx_b_opd_name(ptx_builder *b, const ptx_tok *t, int neg, ptx_loc l)
 
 void ptx_b_opd_sreg(ptx_builder *b, const ptx_tok *t, ptx_loc l)
 {
+    (void)l;
     ir_operand *o = opd_push(b);
     o->kind = IR_OPD_SREG;
     o->u.sreg = (uint32_t)t->v;
@@ -1169,6 +1259,7 @@ void ptx_b_opd_sreg(ptx_builder *b, const ptx_tok *t, ptx_loc l)
 
 void ptx_b_opd_int(ptx_builder *b, int64_t v, ptx_loc l)
 {
+    (void)l;
     ir_operand *o = opd_push(b);
     o->kind = IR_OPD_IMM;
     o->u.imm = v;
@@ -1176,6 +1267,7 @@ void ptx_b_opd_int(ptx_builder *b, int64_t v, ptx_loc l)
 
 void ptx_b_opd_float(ptx_builder *b, const ptx_tok *t, int neg, ptx_loc l)
 {
+    (void)l;
     ir_operand *o = opd_push(b);
     o->kind = IR_OPD_FIMM;
     o->fimm = neg ? -t->f : t->f;
@@ -1189,6 +1281,7 @@ void ptx_b_opd_float(ptx_builder *b, const ptx_tok *t, int neg, ptx_loc l)
 
 void ptx_b_opd_sink(ptx_builder *b, ptx_loc l)
 {
+    (void)l;
     ir_operand *o = opd_push(b);
     o->kind = IR_OPD_SINK;
 }
@@ -1267,9 +1360,11 @@ static void normalise_call(ptx_builder *b)
     memset(&empty, 0, sizeof empty);
     empty.kind = IR_OPD_VEC;
     empty.u.vec.first = b->nvecpool;
+    if (b->ntmp + 2 > b->captmp) { /* room for the two lists inserted below */
+        b->captmp = b->ntmp + 64;
+        b->tmp = xrealloc(b->tmp, b->captmp * sizeof *b->tmp);
+    }
     if (b->ntmp == 0 || b->tmp[0].kind != IR_OPD_VEC) {
-        if (b->ntmp >= 63)
-            return;
         memmove(&b->tmp[1], &b->tmp[0], b->ntmp * sizeof b->tmp[0]);
         b->tmp[0] = empty;
         b->ntmp++;
@@ -1304,15 +1399,20 @@ void ptx_b_instr_end(ptx_builder *b, ptx_loc l)
     if (b->ntmp)
         memcpy(b->cur.opd, b->tmp, b->ntmp * sizeof b->tmp[0]);
     memset(b->cur.opd + b->ntmp, 0, (IR_MAX_OPDS - b->ntmp) * sizeof b->tmp[0]);
-    ir_function fview;
-    memset(&fview, 0, sizeof fview);
-    fview.vecpool = b->vecpool;
-    fview.nvecpool = b->nvecpool;
-    fview.regs = b->regs;
-    fview.nregs = b->nregs;
-    if (ir_validate_instr(NULL, &fview, &b->cur, b->diag))
+    ir_function *fview = &b->fview; /* the function so far, as the validator sees it */
+    fview->vecpool = b->vecpool;
+    fview->nvecpool = b->nvecpool;
+    fview->regs = b->regs;
+    fview->nregs = b->nregs;
+    if (ir_validate_instr(NULL, fview, &b->cur, b->diag))
         return;
-    *VEC_PUSH(b->instrs, b->ninstrs, b->capinstrs) = b->cur;
+    if (b->ninstrs + 1 >= b->capinstrs) { /* room for the sentinel too */
+        uint32_t cap = b->capinstrs ? b->capinstrs * 2 : 64;
+        b->instrs = ir_arena_extend(b->IA, b->instrs, (size_t)b->capinstrs * sizeof *b->instrs,
+                                    (size_t)cap * sizeof *b->instrs);
+        b->capinstrs = cap;
+    }
+    b->instrs[b->ninstrs++] = b->cur;
 }
 
 /* ---- entry points ------------------------------------------------------------ */
@@ -1330,7 +1430,7 @@ ir_module *ptx_parse(const char *path, const char *src, size_t len, ir_diag *dia
     ir_module *m = ir_arena_alloc(A, sizeof *m);
     m->arena = A;
     m->path = ir_arena_strdup(A, path, strlen(path));
-    char *copy = ir_arena_alloc(A, len + 1);
+    char *copy = ir_arena_alloc_raw(A, len + 1);
     memcpy(copy, src, len);
     copy[len] = 0;
     m->src = copy;
@@ -1347,6 +1447,7 @@ ir_module *ptx_parse(const char *path, const char *src, size_t len, ir_diag *dia
     b->path = m->path;
     b->src = copy;
     b->fidx = -1;
+    b->IA = ir_arena_sub(A);
     ht_init(&b->modtab, 1024);
     ht_init(&b->scopetab, 1024);
     ht_init(&b->labeltab, 256);
@@ -1364,20 +1465,17 @@ ir_module *ptx_parse(const char *path, const char *src, size_t len, ir_diag *dia
         ir_diag_error(diag, m->path, (ir_loc){ 1, 1, 0 }, "missing .target directive");
 
     m->nsyms = b->nsyms;
-    m->syms = ir_arena_alloc(A, (b->nsyms + 1) * sizeof *m->syms);
-    if (b->nsyms) memcpy(m->syms, b->syms, b->nsyms * sizeof *m->syms);
+    HAND_OVER(m->syms, b->syms, b->nsyms, b->capsyms);
     m->nfuncs = b->nfuncs;
-    m->funcs = ir_arena_alloc(A, (b->nfuncs + 1) * sizeof *m->funcs);
-    if (b->nfuncs) memcpy(m->funcs, b->funcs, b->nfuncs * sizeof *m->funcs);
+    HAND_OVER(m->funcs, b->funcs, b->nfuncs, b->capfuncs);
     m->nitems = b->nitems;
-    m->items = ir_arena_alloc(A, (b->nitems + 1) * sizeof *m->items);
-    if (b->nitems) memcpy(m->items, b->items, b->nitems * sizeof *m->items);
+    HAND_OVER(m->items, b->items, b->nitems, b->capitems);
     m->files = ir_arena_alloc(A, sizeof *m->files);
 
     free(b->syms); free(b->funcs); free(b->items); free(b->files); free(b->init);
-    free(b->params); free(b->rets); free(b->instrs); free(b->regs); free(b->vecpool);
+    free(b->params); free(b->rets); free(b->regs); free(b->vecpool);
     free(b->labels); free(b->locals); free(b->events); free(b->pragmas); free(b->refs);
-    free(b->binds); free(b->mcache);
+    free(b->binds); free(b->mcache); free(b->tmp);
     free(b->modtab.e); free(b->scopetab.e); free(b->labeltab.e); free(b->mtab.e);
     free(b);
     diag->path = NULL; /* m->path may be freed below */

@@ -16,8 +16,10 @@ typedef struct ptx_tok {
     const char *s;
     uint32_t n;
     int v;          /* directive payload: ir_space, ir_type, vector width, sreg, vsel */
-    int64_t i;      /* integer value */
-    uint64_t bits;  /* float immediate bits as written */
+    union {
+        int64_t i;      /* integer value (T_INT) */
+        uint64_t bits;  /* float immediate bits as written (T_FLOAT) */
+    };
     double f;       /* float value */
 } ptx_tok;
 

@@ -62,17 +62,36 @@
  *   576..607  shared-memory alignment the swizzle needs: 16, 256, 512, 1024
  *   everything else zero.
  *
- * ptxi extension (never written by the sm_90 driver): bits 83..84 hold
- * swizzles 4..6 (the 128B atomicity modes) as (swizzle - 3), so that maps
- * built by hand for the engine's tests can carry them.  An im2col_wide map
- * is byte-identical to an im2col map on this driver (W/W128 is not stored),
- * so tma_decode reports it as TMA_MAP_IM2COL; the instruction's
- * im2col::w / ::w::128 qualifier carries the mode.
+ * ptxi extensions (never written by the sm_90 driver, no Blackwell map
+ * seen): bits 83..84 hold the swizzle atomicity (PTX .swizzle_atomicity:
+ * 0 16B, 1 32B, 2 32B + 8B flip, 3 64B; with swizzle 128B these are
+ * swizzles 4..6 = atomicity + 3), bit 85 the 96B swizzle mode (PTX
+ * .swizzle_mode 4; bits 77..78 then 0), and element-type codes 13..15 the
+ * sub-byte types (16U4_ALIGN8B, 16U4_ALIGN16B, 16U6_ALIGN16B: PTX .elemtype
+ * 13..15, continuing the rule below that the code is the PTX value).  An
+ * im2col_wide map is byte-identical to an im2col map on this driver (W/W128
+ * is not stored), so tma_decode reports it as TMA_MAP_IM2COL; the
+ * instruction's im2col::w / ::w::128 qualifier carries the mode.
+ *
+ * TENSORMAP.REPLACE (tma_replace), as an H100 does it (tests/hw/src/
+ * tmap_replace.cu and tmap_replace_use.cu, results in tests/unit/
+ * test_tmap_replace.c): it writes only the field's bits, in the encoding
+ * above -- .rank new_val as is (rank - 1), box/dim/element stride as
+ * value - 1, .global_stride in bytes (>> 4, the low 4 bits dropped), ord i
+ * of .global_stride = globalStrides[i] (dimension i + 1), .elemtype's code
+ * = the PTX value for 0..10 and 7/8 plus bit 80 for 11/12 (tf32, tf32.ftz).
+ * Bit 80 is never cleared: .elemtype 7 after 11 leaves a tf32 map.  The
+ * box byte count and the alignment word are NOT rewritten, and the TMA
+ * does not use them (a replaced box_dim / elemtype / element_stride
+ * completes the mbarrier with the NEW box's bytes; a swizzle changed to
+ * 128B runs with the stale 16).  Fields of dimensions >= rank stay as they
+ * were after .rank shrinks, and a load through that map works.
  *
  * DECODE.  tma_decode reads the fields, then packs them again and requires
- * the same 128 bytes: reserved bits, the box byte count and the alignment
- * word all have to agree, so arbitrary bytes are rejected with the first
- * byte that differs.
+ * the same 128 bytes, except where tensormap.replace legitimately leaves
+ * other bits (fields of dimensions >= rank, the box byte count, and the
+ * alignment word, which must merely be one the driver writes), so
+ * arbitrary bytes are rejected with the first byte that differs.
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -83,7 +102,7 @@
 
 enum {
     F_ADDR = 0, F_KIND = 64, F_RANK = 68, F_DTYPE = 71, F_INTERLEAVE = 75, F_SWIZZLE = 77,
-    F_OOB = 79, F_TF32 = 80, F_L2 = 81, F_SWIZZLE_EXT = 83, F_STRIDE = 96, F_STRIDE_HI = 224,
+    F_OOB = 79, F_TF32 = 80, F_L2 = 81, F_SWIZZLE_EXT = 83, F_SWIZZLE_96 = 85, F_STRIDE = 96, F_STRIDE_HI = 224,
     F_DIM = 256, F_ESTRIDE = 416, F_BOX0 = 440, F_BOX1 = 448, F_CORNER_LO = 448,
     F_CORNER_UP = 464, F_PPC = 480, F_BOX_BYTES = 512, F_SMEM_ALIGN = 576,
 };
@@ -107,14 +126,33 @@ static uint64_t get_bits(const uint8_t *m, unsigned pos, unsigned width)
     return v;
 }
 
+static void copy_bits(uint8_t *dst, const uint8_t *src, unsigned pos, unsigned width)
+{
+    put_bits(dst, pos, width, get_bits(src, pos, width));
+}
+
 static int64_t sign_extend(uint64_t v, unsigned width)
 {
     uint64_t sign = 1ull << (width - 1);
     return (int64_t)((v ^ sign) - sign);
 }
 
-/* Hardware element-type code per TMA_DT_* (sub-byte types never encode). */
-static const int8_t hw_dtype[] = {0, 1, 2, 3, 4, 5, 6, 7, 9, 10, 8, 7, 8, -1, -1, -1};
+/* Hardware element-type code per TMA_DT_* (sub-byte types: ptxi's guess,
+ * the sm_90 driver never encodes them). */
+static const int8_t hw_dtype[] = {0, 1, 2, 3, 4, 5, 6, 7, 9, 10, 8, 7, 8, 13, 14, 15};
+
+/* PTX .elemtype new_val (PTX ISA Table 33) -> TMA_DT_*: not cuda.h's order
+ * ("The values of .elemtype do not correspond to the values of the
+ * CUtensorMapDataType enum"): .f32.ftz is 8, .f64 9, .bf16 10. */
+static const uint8_t ptx_elemtype[16] = {
+    TMA_DT_UINT8, TMA_DT_UINT16, TMA_DT_UINT32, TMA_DT_INT32, TMA_DT_UINT64, TMA_DT_INT64,
+    TMA_DT_FLOAT16, TMA_DT_FLOAT32, TMA_DT_FLOAT32_FTZ, TMA_DT_FLOAT64, TMA_DT_BFLOAT16,
+    TMA_DT_TFLOAT32, TMA_DT_TFLOAT32_FTZ, TMA_DT_16U4_ALIGN8B, TMA_DT_16U4_ALIGN16B, TMA_DT_16U6_ALIGN16B,
+};
+static const char *const ptx_elemtype_name[16] = {
+    ".u8", ".u16", ".u32", ".s32", ".u64", ".s64", ".f16", ".f32", ".f32.ftz", ".f64", ".bf16",
+    ".tf32", ".tf32.ftz", ".b4x16", ".b4x16_p64", ".b6x16_p32",
+};
 
 static int is_tf32(int dt) { return dt == TMA_DT_TFLOAT32 || dt == TMA_DT_TFLOAT32_FTZ; }
 
@@ -123,8 +161,16 @@ static unsigned corner_bits(unsigned rank) { return rank == 3 ? 16 : rank == 4 ?
 
 static uint32_t swizzle_span(int swizzle)
 {
-    static const uint32_t span[] = {0, 32, 64, 128, 128, 128, 128};
-    return swizzle >= 0 && swizzle <= TMA_SWIZZLE_128B_ATOM_64B ? span[swizzle] : 0;
+    static const uint32_t span[] = {0, 32, 64, 128, 128, 128, 128, 96};
+    return swizzle >= 0 && swizzle <= TMA_SWIZZLE_96B ? span[swizzle] : 0;
+}
+
+/* The alignment word: where the swizzle pattern repeats (PTX ISA §5.5.7:
+ * 256, 512, 1024 bytes; 96B repeats every 256), 16 without a swizzle. */
+static uint32_t swizzle_align(int swizzle)
+{
+    static const uint32_t align[] = {16, 256, 512, 1024, 1024, 1024, 1024, 256};
+    return swizzle >= 0 && swizzle <= TMA_SWIZZLE_96B ? align[swizzle] : 16;
 }
 
 uint32_t tma_map_box_bytes(const tma_map *m)
@@ -147,9 +193,11 @@ void tma_pack(const tma_map *m, uint8_t map[128])
     put_bits(map, F_RANK, 3, rank - 1);
     put_bits(map, F_DTYPE, 4, hw_dtype[dt] < 0 ? 0 : (uint64_t)hw_dtype[dt]);
     put_bits(map, F_INTERLEAVE, 2, m->interleave);
-    put_bits(map, F_SWIZZLE, 2, m->swizzle <= TMA_SWIZZLE_128B ? m->swizzle : TMA_SWIZZLE_128B);
-    if (m->swizzle > TMA_SWIZZLE_128B)
-        put_bits(map, F_SWIZZLE_EXT, 2, m->swizzle - TMA_SWIZZLE_128B);
+    int sw = m->swizzle;
+    put_bits(map, F_SWIZZLE, 2, sw <= TMA_SWIZZLE_128B ? (unsigned)sw : sw == TMA_SWIZZLE_96B ? 0 : TMA_SWIZZLE_128B);
+    if (sw > TMA_SWIZZLE_128B && sw <= TMA_SWIZZLE_128B_ATOM_64B)
+        put_bits(map, F_SWIZZLE_EXT, 2, (unsigned)(sw - TMA_SWIZZLE_128B));
+    put_bits(map, F_SWIZZLE_96, 1, sw == TMA_SWIZZLE_96B);
     put_bits(map, F_OOB, 1, m->oob_fill);
     put_bits(map, F_TF32, 1, is_tf32(dt));
     put_bits(map, F_L2, 2, m->l2_promotion);
@@ -176,8 +224,7 @@ void tma_pack(const tma_map *m, uint8_t map[128])
         put_bits(map, F_PPC, 10, m->pixels_per_column - 1);
     }
     put_bits(map, F_BOX_BYTES, 32, tma_map_box_bytes(m));
-    uint32_t span = swizzle_span(m->swizzle);
-    put_bits(map, F_SMEM_ALIGN, 32, span ? span * 8 : 16);
+    put_bits(map, F_SMEM_ALIGN, 32, swizzle_align(m->swizzle));
 }
 
 /* ---- diagnostics --------------------------------------------------------- */
@@ -242,6 +289,9 @@ static int check_common(const enc_args *a, int kind, char *why, size_t n)
     if (a->interleave != TMA_INTERLEAVE_NONE && a->rank < 3)
         return fail(why, n, "interleave %s needs tensorRank >= 3 (rank is %u)",
                     tma_enum_name("interleave", a->interleave), a->rank);
+    if (a->swizzle == TMA_SWIZZLE_96B)
+        return fail(why, n, "swizzle 96B has no CUtensorMapSwizzle: a map gets it only from "
+                    "tensormap.replace .swizzle_mode 4 (sm_103a)");
     if (a->swizzle < 0 || a->swizzle > TMA_SWIZZLE_128B_ATOM_64B)
         return fail(why, n, "swizzle %d is not a CUtensorMapSwizzle", a->swizzle);
     if (a->l2 < 0 || a->l2 > TMA_L2_256B)
@@ -469,9 +519,13 @@ int tma_decode(const uint8_t map[128], tma_map *out, char *why, size_t whylen)
     unsigned hw = (unsigned)get_bits(map, F_DTYPE, 4);
     int tf32 = (int)get_bits(map, F_TF32, 1);
     int dt = -1;
-    for (int i = 0; i <= TMA_DT_TFLOAT32_FTZ; i++)
+    for (int i = 0; i <= TMA_DT_16U6_ALIGN16B; i++)
         if (hw_dtype[i] == (int)hw && is_tf32(i) == tf32)
             dt = i;
+    if (dt < 0 && tf32 && hw != 11 && hw != 12)
+        return fail(why, whylen, "invalid tensor map: element type %s (code %u) with the tf32 bit (bit 80) set; "
+                    "tensormap.replace .elemtype never clears that bit (H100), so a map once given .elemtype "
+                    "11 or 12 (.tf32, .tf32.ftz) keeps it", ptx_elemtype_name[hw], hw);
     if (dt < 0)
         return fail(why, whylen, "not a tensor map: element type code %u%s is not one ptxi knows", hw,
                     tf32 ? " with the tf32 bit" : "");
@@ -479,10 +533,20 @@ int tma_decode(const uint8_t map[128], tma_map *out, char *why, size_t whylen)
     m.interleave = (uint8_t)get_bits(map, F_INTERLEAVE, 2);
     if (m.interleave > TMA_INTERLEAVE_32B)
         return fail(why, whylen, "not a tensor map: interleave field is 3");
-    m.swizzle = (uint8_t)get_bits(map, F_SWIZZLE, 2);
-    unsigned ext = (unsigned)get_bits(map, F_SWIZZLE_EXT, 2);
-    if (ext && m.swizzle == TMA_SWIZZLE_128B)
-        m.swizzle = (uint8_t)(TMA_SWIZZLE_128B + ext);
+    unsigned mode = (unsigned)get_bits(map, F_SWIZZLE, 2), atom = (unsigned)get_bits(map, F_SWIZZLE_EXT, 2);
+    if (get_bits(map, F_SWIZZLE_96, 1)) {
+        if (mode)
+            return fail(why, whylen, "not a tensor map: the 96B swizzle bit (85) is set and so is the swizzle "
+                        "field (bits 77..78 = %u)", mode);
+        mode = 4;
+    }
+    static const char *const mode_name[] = {"no swizzling", "32B", "64B", "128B", "96B"};
+    static const char *const atom_name[] = {"16B", "32B", "32B + 8B flip", "64B"};
+    if (atom && mode != TMA_SWIZZLE_128B)
+        return fail(why, whylen, "invalid tensor map: swizzle atomicity %s with swizzle mode %s; only the 128B "
+                    "mode takes an atomicity other than 16B (PTX ISA §5.5.7 Table 14)",
+                    atom_name[atom], mode_name[mode]);
+    m.swizzle = (uint8_t)(mode == 4 ? TMA_SWIZZLE_96B : mode + atom);
     m.oob_fill = (uint8_t)get_bits(map, F_OOB, 1);
     m.l2_promotion = (uint8_t)get_bits(map, F_L2, 2);
     m.global_address = get_bits(map, F_ADDR, 64);
@@ -509,10 +573,29 @@ int tma_decode(const uint8_t map[128], tma_map *out, char *why, size_t whylen)
     }
     uint8_t again[128];
     tma_pack(&m, again);
+    /* What tensormap.replace may leave that the TMA does not read (see
+     * TENSORMAP.REPLACE above) is taken as it is: the box byte count (0 in
+     * driver maps whose box is narrower than a traversal stride), the
+     * alignment word as long as it is one the driver writes, and the
+     * fields of dimensions >= rank. */
+    uint32_t al = (uint32_t)get_bits(map, F_SMEM_ALIGN, 32);
+    if (al != 16 && al != 256 && al != 512 && al != 1024)
+        return fail(why, whylen, "not a tensor map: the alignment word (bits 576..607) is %u, not 16, 256, 512 or "
+                    "1024 as the driver writes", al);
+    copy_bits(again, map, F_BOX_BYTES, 32);
+    copy_bits(again, map, F_SMEM_ALIGN, 32);
+    for (unsigned i = m.rank; i < 5; i++) {
+        copy_bits(again, map, F_DIM + 32 * i, 32);
+        copy_bits(again, map, F_ESTRIDE + 3 * i, 3);
+        copy_bits(again, map, F_STRIDE + 32 * (i - 1), 32);
+        copy_bits(again, map, F_STRIDE_HI + 4 * (i - 1), 4);
+        if (m.kind == TMA_MAP_TILED)
+            copy_bits(again, map, F_BOX1 + 8 * (i - 1), 8);
+    }
     for (int i = 0; i < 128; i++)
         if (again[i] != map[i])
             return fail(why, whylen, "not a tensor map: byte %d is 0x%02x where a %s map with these fields has 0x%02x "
-                        "(reserved bits, box byte count or alignment word disagree)", i, map[i],
+                        "(reserved bits disagree)", i, map[i],
                         m.kind == TMA_MAP_TILED ? "tiled" : "im2col", again[i]);
     if (m.global_address % 16)
         return fail(why, whylen, "not a tensor map: global address 0x%" PRIx64 " is not 16-byte aligned",
@@ -521,6 +604,105 @@ int tma_decode(const uint8_t map[128], tma_map *out, char *why, size_t whylen)
         *out = m;
     if (why && whylen)
         why[0] = '\0';
+    return 0;
+}
+
+/* ---- tensormap.replace ------------------------------------------------------ */
+
+/* new_val's range per field, and PTX's wording of the field. */
+static const char *const field_name[] = {
+    "?", ".global_address", ".rank", ".box_dim", ".global_dim", ".global_stride", ".element_stride",
+    ".elemtype", ".interleave_layout", ".swizzle_mode", ".swizzle_atomicity", ".fill_mode",
+};
+
+int tma_replace(uint8_t map[128], int field, uint32_t ord, uint64_t v, char *why, size_t n)
+{
+    if (field < TMA_FIELD_GLOBAL_ADDRESS || field > TMA_FIELD_FILL_MODE)
+        return fail(why, n, "tensormap.replace of field %d: no such field", field);
+    const char *fn = field_name[field];
+    unsigned kind = (unsigned)get_bits(map, F_KIND, 4);
+    if (kind)
+        return fail(why, n, "tensormap.replace.tile on a map whose type field (bits 64..67) is %u, not 0 (tiled): "
+                    "the .tile qualifier must match the map's mode", kind);
+    /* ord: the dimension, 0..4; the four strides are of dimensions 1..4 */
+    uint32_t max_ord = field == TMA_FIELD_GLOBAL_STRIDE ? 3 : 4;
+    int per_dim = field >= TMA_FIELD_BOX_DIM && field <= TMA_FIELD_ELEMENT_STRIDE;
+    if (per_dim && ord > max_ord)
+        return fail(why, n, "tensormap.replace %s: ord %u is out of range 0..%u%s", fn, ord, max_ord,
+                    field == TMA_FIELD_GLOBAL_STRIDE ? " (ord i is the stride of dimension i + 1; "
+                    "dimension 0 has none)" : "");
+    switch (field) {
+    case TMA_FIELD_GLOBAL_ADDRESS:
+        if (v % 16)
+            return fail(why, n, "tensormap.replace .global_address: new_val 0x%" PRIx64 " is not 16-byte aligned", v);
+        put_bits(map, F_ADDR, 64, v);
+        return 0;
+    case TMA_FIELD_RANK:
+        if (v > 4)
+            return fail(why, n, "tensormap.replace .rank: new_val %" PRIu64 " is out of range 0..4 (it is the rank "
+                        "minus one: \"the operand new_val must be ones less than the desired tensor rank\")", v);
+        put_bits(map, F_RANK, 3, v);
+        return 0;
+    case TMA_FIELD_BOX_DIM:
+        if (v < 1 || v > 256)
+            return fail(why, n, "tensormap.replace .box_dim[%u]: new_val %" PRIu64 " is out of range 1..256", ord, v);
+        put_bits(map, ord ? F_BOX1 + 8 * (ord - 1) : F_BOX0, 8, v - 1);
+        return 0;
+    case TMA_FIELD_GLOBAL_DIM:
+        if (v < 1 || v > 0xffffffffull)
+            return fail(why, n, "tensormap.replace .global_dim[%u]: new_val %" PRIu64 " is out of range 1..2^32-1",
+                        ord, v);
+        put_bits(map, F_DIM + 32 * ord, 32, v - 1);
+        return 0;
+    case TMA_FIELD_GLOBAL_STRIDE:
+        if (v % 16 || v >= 1ull << 40)
+            return fail(why, n, "tensormap.replace .global_stride[%u] (dimension %u): new_val %" PRIu64 " bytes is "
+                        "not a multiple of 16 below 2^40 (the H100 would drop the low 4 bits)", ord, ord + 1, v);
+        put_bits(map, F_STRIDE + 32 * ord, 32, v >> 4);
+        put_bits(map, F_STRIDE_HI + 4 * ord, 4, v >> 36);
+        return 0;
+    case TMA_FIELD_ELEMENT_STRIDE:
+        if (v < 1 || v > 8)
+            return fail(why, n, "tensormap.replace .element_stride[%u]: new_val %" PRIu64 " is out of range 1..8",
+                        ord, v);
+        put_bits(map, F_ESTRIDE + 3 * ord, 3, v - 1);
+        return 0;
+    case TMA_FIELD_ELEMTYPE: {
+        if (v > 15)
+            return fail(why, n, "tensormap.replace .elemtype: new_val %" PRIu64 " is out of range 0..15 "
+                        "(PTX ISA Table 33)", v);
+        int dt = ptx_elemtype[v];
+        put_bits(map, F_DTYPE, 4, (uint64_t)hw_dtype[dt]);
+        if (is_tf32(dt))   /* set, never cleared (H100) */
+            put_bits(map, F_TF32, 1, 1);
+        return 0;
+    }
+    case TMA_FIELD_INTERLEAVE_LAYOUT:
+        if (v > 2)
+            return fail(why, n, "tensormap.replace .interleave_layout: new_val %" PRIu64 " is out of range 0..2 "
+                        "(no interleave, 16B, 32B; PTX ISA Table 33)", v);
+        put_bits(map, F_INTERLEAVE, 2, v);
+        return 0;
+    case TMA_FIELD_SWIZZLE_MODE:
+        if (v > 4)
+            return fail(why, n, "tensormap.replace .swizzle_mode: new_val %" PRIu64 " is out of range 0..4 "
+                        "(none, 32B, 64B, 128B, 96B; PTX ISA Table 33)", v);
+        put_bits(map, F_SWIZZLE, 2, v == 4 ? 0 : v);
+        put_bits(map, F_SWIZZLE_96, 1, v == 4);
+        return 0;
+    case TMA_FIELD_SWIZZLE_ATOMICITY:
+        if (v > 3)
+            return fail(why, n, "tensormap.replace .swizzle_atomicity: new_val %" PRIu64 " is out of range 0..3 "
+                        "(16B, 32B, 32B + 8B flip, 64B; PTX ISA Table 33)", v);
+        put_bits(map, F_SWIZZLE_EXT, 2, v);
+        return 0;
+    case TMA_FIELD_FILL_MODE:
+        if (v > 1)
+            return fail(why, n, "tensormap.replace .fill_mode: new_val %" PRIu64 " is out of range 0..1 "
+                        "(zero fill, OOB-NaN fill; PTX ISA Table 33)", v);
+        put_bits(map, F_OOB, 1, v);
+        return 0;
+    }
     return 0;
 }
 

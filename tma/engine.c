@@ -14,7 +14,11 @@
  *   - store:  gathers the row out of shared memory (unswizzling) and writes
  *             only its in-bounds elements;
  *   - reduce: as store, combining element-wise with the global value.
- * Nothing is allocated; the per-row temporary is on the stack.
+ * Nothing is allocated; the per-row temporary is on the stack.  Loads have
+ * fast paths for the common case (plain elements, no interleave, rows whole
+ * and in bounds): tile boxes wholly inside the tensor, and im2col pixels
+ * inside it, go as runs of rows (rows_put: 32-byte moves with the swizzle
+ * applied per row where the CPU has AVX2); the rest stays on do_row.
  *
  * Rules that come from hardware (../shared/conformance/README.md) rather
  * than from the ISA text:
@@ -144,7 +148,8 @@ static int red_legal(int op, int dt)
     }
 }
 
-static inline int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+/* (b == 1, the usual traversal stride, skips a 64-bit divide: per-op cost) */
+static inline int64_t ceil_div(int64_t a, int64_t b) { return b == 1 ? a : (a + b - 1) / b; }
 
 /* Bytes of shared memory touched from `off`: the rows, where a swizzle may
  * move a chunk of the last 128-byte line past the last row's end. */
@@ -170,7 +175,10 @@ static uint32_t footprint(const geom *g, uint32_t off)
 static int plan(const tma_request *r, geom *g, char *why, size_t wn)
 {
     const tma_map *m = r->map;
-    memset(g, 0, sizeof *g);
+    /* everything but the view (the last member, written before any read):
+     * a third of the bytes, and this runs on every operation */
+    _Static_assert(offsetof(geom, view) + sizeof(tma_map) == sizeof(geom), "view must stay last");
+    memset(g, 0, offsetof(geom, view));
     if (!m)
         return fault(why, wn, TMA_FAULT_ILLEGAL_INSTRUCTION, "no tensor map");
     if (m->interleave != TMA_INTERLEAVE_NONE && r->mode == TMA_TILE && m->rank >= 3) {
@@ -191,7 +199,7 @@ static int plan(const tma_request *r, geom *g, char *why, size_t wn)
     g->sw = m->swizzle;
     g->span = tma_swizzle_span(m->swizzle);
     switch (m->swizzle) {
-    case TMA_SWIZZLE_32B: g->swmask = 1; g->swshift = 4; break;
+    case TMA_SWIZZLE_32B: case TMA_SWIZZLE_96B: g->swmask = 1; g->swshift = 4; break;
     case TMA_SWIZZLE_64B: g->swmask = 3; g->swshift = 4; break;
     case TMA_SWIZZLE_128B: g->swmask = 7; g->swshift = 4; break;
     case TMA_SWIZZLE_128B_ATOM_32B: case TMA_SWIZZLE_128B_ATOM_32B_FLIP_8B:
@@ -304,6 +312,26 @@ static int plan(const tma_request *r, geom *g, char *why, size_t wn)
     }
     default:
         return fault(why, wn, TMA_FAULT_ILLEGAL_INSTRUCTION, "unknown access mode %d", mode);
+    }
+    if (m->swizzle == TMA_SWIZZLE_96B) {
+        /* PTX ISA §5.5.7 / tensor copy restrictions on the 96B mode (its 16B
+         * atomicity is implied: tma_decode refuses any other). */
+        if (m->interleave != TMA_INTERLEAVE_NONE || m->data_type == TMA_DT_16U4_ALIGN16B ||
+            m->data_type == TMA_DT_16U6_ALIGN16B || mode == TMA_IM2COL_W128)
+            return fault(why, wn, TMA_FAULT_ILLEGAL_INSTRUCTION,
+                         "96B swizzle with %s (the 96B mode takes no interleave, no .b4x16_p64 / .b6x16_p32, "
+                         "no .im2col::w::128)", m->interleave != TMA_INTERLEAVE_NONE ? "an interleaved layout"
+                         : mode == TMA_IM2COL_W128 ? ".im2col::w::128" : "a padded sub-byte type");
+        /* The chunk order is exact (swizzle.h); where rows after the first
+         * go (a 96-byte pitch or a 128-byte line each) the ISA shows only
+         * in Figure 31, an image.  With one row it does not matter (and
+         * run_ok's one-XOR-per-row holds: the row starts 128-aligned). */
+        if (g->nrows > 1 && r->kind != TMA_PREFETCH)
+            return fault(why, wn, TMA_UNSUPPORTED,
+                         "not supported: 96B swizzle with a %u-row box: PTX ISA §5.5.7 gives the 96B pattern's "
+                         "16-byte chunk order but shows the shared-memory placement of box rows after the first "
+                         "only in Figure 31 (an image), and ptxi has no sm_103a to read it from; 1-row boxes run",
+                         g->nrows);
     }
     uint64_t tx = (uint64_t)g->row_bytes * g->nrows;
     if ((mode == TMA_TILE || mode == TMA_GATHER4 || mode == TMA_SCATTER4) &&
@@ -419,6 +447,13 @@ int tma_check(const tma_request *r, uint32_t *tx_bytes, char *why, size_t whylen
     int rc = check(r, &g, why, whylen);
     if (tx_bytes) *tx_bytes = rc ? 0 : g.tx;
     return rc;
+}
+
+uint32_t tma_smem_footprint(const tma_request *r)
+{
+    geom g;
+    char why[256];
+    return check(r, &g, why, sizeof why) ? 0 : g.foot;
 }
 
 /* ---- the row machinery ------------------------------------------------- */
@@ -857,12 +892,162 @@ static inline int do_row(ctx *c, const int64_t *rc, uint32_t sa)
     }
 }
 
+/* ---- runs of whole rows (the load fast path) -------------------------------- */
+
+/* A run is n whole, in-bounds rows of plain elements (g->fast, es0 == 1)
+ * from a map without interleave: row i is read from global src + i * sstep
+ * and written at logical smem address sa + i * pitch.  Without interleave a
+ * swizzled row fills at most its own pitch = span slot, and with smem_off
+ * 128-aligned (check() insists; run_ok too) and span | 128 (not so for the
+ * 96B mode: smem_put) the slot lies inside one 128-byte line, so the row's
+ * swizzle is one XOR for the whole row, phys = (sa + j) ^ X with
+ * X = ((sa >> 7) & swmask) << swshift, plus the FLIP_8B half swap on odd
+ * lines.  Same bytes as smem_put.
+ * (-DTMA_NO_RUNS turns the fast paths off: the reference for differential
+ * testing; -DTMA_NO_AVX2 keeps them but without the 32-byte moves.) */
+static inline int run_ok(const geom *g, uint32_t smem_off)
+{
+#ifdef TMA_NO_RUNS
+    return 0;
+#endif
+    return g->fast && g->es0 == 1 && g->m->interleave == TMA_INTERLEAVE_NONE &&
+           (!g->span || (g->pitch == g->span && !(128 % g->span) && !(smem_off % 128))) &&
+           !(g->row_bytes % 16);
+}
+
+static void rows_put_c(uint8_t *smem, uint32_t sa, uint32_t pitch, const uint8_t *src, int64_t sstep,
+                       uint32_t n, const geom *g)
+{
+    uint32_t rb = g->row_bytes;
+    if (!g->span) {
+        if (pitch == rb && sstep == (int64_t)rb) { /* one contiguous block */
+            memcpy(smem + sa, src, (size_t)n * rb);
+            return;
+        }
+        if (rb == 128) {
+            for (uint32_t i = 0; i < n; i++, sa += pitch, src += sstep) memcpy(smem + sa, src, 128);
+            return;
+        }
+        for (uint32_t i = 0; i < n; i++, sa += pitch, src += sstep) memcpy(smem + sa, src, rb);
+        return;
+    }
+    for (uint32_t i = 0; i < n; i++, sa += pitch, src += sstep) {
+        uint32_t x = ((sa >> 7) & g->swmask) << g->swshift;
+        if (g->flip8 && ((sa >> 7) & 1u)) {
+            for (uint32_t j = 0; j < rb; j += 16) {
+                uint8_t *d = smem + ((sa + j) ^ x);
+                memcpy(d, src + j + 8, 8);
+                memcpy(d + 8, src + j, 8);
+            }
+        } else if (rb == 128) {
+            for (uint32_t j = 0; j < 128; j += 16) memcpy(smem + ((sa + j) ^ x), src + j, 16);
+        } else {
+            for (uint32_t j = 0; j < rb; j += 16) memcpy(smem + ((sa + j) ^ x), src + j, 16);
+        }
+    }
+}
+
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__)) && \
+    !defined(TMA_NO_AVX2)
+#include <immintrin.h>
+#define TMA_HAVE_AVX2 1
+/* The same moves 32 bytes at a time (the baseline x86-64 target has only
+ * 16-byte vectors, which halves the row rate).  With swshift 4 a 32-byte
+ * block keeps its two 16-byte chunks together, the pair swapped when bit 4
+ * of the XOR is set; with swshift 5/6 blocks move whole.  Chosen at run time
+ * (rows_put), so the binary still runs on CPUs without AVX2. */
+__attribute__((target("avx2"))) static inline void row_avx2(uint8_t *smem, uint32_t sa, uint32_t x,
+                                                            const uint8_t *src, uint32_t rb)
+{
+    uint32_t bx = x & ~31u;
+    uint32_t j = 0;
+    if (x & 16u) {
+        for (; j + 32 <= rb; j += 32) {
+            __m256i v = _mm256_loadu_si256((const __m256i *)(src + j));
+            _mm256_storeu_si256((__m256i *)(smem + ((sa + j) ^ bx)), _mm256_permute4x64_epi64(v, 0x4E));
+        }
+    } else {
+        for (; j + 32 <= rb; j += 32)
+            _mm256_storeu_si256((__m256i *)(smem + ((sa + j) ^ bx)),
+                                _mm256_loadu_si256((const __m256i *)(src + j)));
+    }
+    if (j < rb) /* a last 16-byte chunk */
+        _mm_storeu_si128((__m128i *)(smem + ((sa + j) ^ x)), _mm_loadu_si128((const __m128i *)(src + j)));
+}
+
+/* A whole 128-byte row, unrolled (the common 64 x f16 / 32 x f32 box). */
+__attribute__((target("avx2"))) static inline void row128_avx2(uint8_t *smem, uint32_t sa, uint32_t x,
+                                                               const uint8_t *src)
+{
+    __m256i v0 = _mm256_loadu_si256((const __m256i *)src);
+    __m256i v1 = _mm256_loadu_si256((const __m256i *)(src + 32));
+    __m256i v2 = _mm256_loadu_si256((const __m256i *)(src + 64));
+    __m256i v3 = _mm256_loadu_si256((const __m256i *)(src + 96));
+    if (x & 16u) {
+        v0 = _mm256_permute4x64_epi64(v0, 0x4E);
+        v1 = _mm256_permute4x64_epi64(v1, 0x4E);
+        v2 = _mm256_permute4x64_epi64(v2, 0x4E);
+        v3 = _mm256_permute4x64_epi64(v3, 0x4E);
+    }
+    uint32_t bx = x & ~31u;
+    _mm256_storeu_si256((__m256i *)(smem + (sa ^ bx)), v0);
+    _mm256_storeu_si256((__m256i *)(smem + ((sa + 32) ^ bx)), v1);
+    _mm256_storeu_si256((__m256i *)(smem + ((sa + 64) ^ bx)), v2);
+    _mm256_storeu_si256((__m256i *)(smem + ((sa + 96) ^ bx)), v3);
+}
+
+__attribute__((target("avx2"))) static void rows_put_avx2(uint8_t *smem, uint32_t sa, uint32_t pitch,
+                                                          const uint8_t *src, int64_t sstep, uint32_t n,
+                                                          const geom *g)
+{
+    uint32_t rb = g->row_bytes;
+    if (!g->span) {
+        if (pitch == rb && sstep == (int64_t)rb) {
+            memcpy(smem + sa, src, (size_t)n * rb);
+            return;
+        }
+        if (rb == 128) {
+            for (uint32_t i = 0; i < n; i++, sa += pitch, src += sstep) row128_avx2(smem, sa, 0, src);
+            return;
+        }
+        for (uint32_t i = 0; i < n; i++, sa += pitch, src += sstep) row_avx2(smem, sa, 0, src, rb);
+        return;
+    }
+    if (g->flip8 || (sa | pitch) % 32) {
+        rows_put_c(smem, sa, pitch, src, sstep, n, g);
+        return;
+    }
+    uint32_t mask = g->swmask, sh = g->swshift;
+    if (rb == 128) {
+        for (uint32_t i = 0; i < n; i++, sa += pitch, src += sstep)
+            row128_avx2(smem, sa, ((sa >> 7) & mask) << sh, src);
+        return;
+    }
+    for (uint32_t i = 0; i < n; i++, sa += pitch, src += sstep)
+        row_avx2(smem, sa, ((sa >> 7) & mask) << sh, src, rb);
+}
+#endif
+
+/* n whole rows through the swizzle into smem (see run_ok). */
+static inline void rows_put(uint8_t *smem, uint32_t sa, uint32_t pitch, const uint8_t *src, int64_t sstep,
+                            uint32_t n, const geom *g)
+{
+#ifdef TMA_HAVE_AVX2
+    if (__builtin_cpu_supports("avx2")) {
+        rows_put_avx2(smem, sa, pitch, src, sstep, n, g);
+        return;
+    }
+#endif
+    rows_put_c(smem, sa, pitch, src, sstep, n, g);
+}
+
 /* ---- walks over rows --------------------------------------------------------- */
 
 /* Hot path for loads of boxes wholly inside the tensor (the common case
- * in real kernels): pointer arithmetic instead of per-row look-ups, and
- * whole 128-byte swizzled rows moved as eight 16-byte chunks whose XOR is
- * constant along the row. */
+ * in real kernels): pointer arithmetic instead of per-row look-ups; without
+ * interleave the rows go to rows_put one dimension-1 run at a time, else
+ * row by row through smem_put (whole 128-byte swizzled rows as eight
+ * 16-byte chunks whose XOR is constant along the row). */
 static int walk_tile_inside(ctx *c, const uint32_t *cnt, const uint32_t *st)
 {
     const geom *g = c->g;
@@ -879,8 +1064,23 @@ static int walk_tile_inside(ctx *c, const uint32_t *cnt, const uint32_t *st)
     uint32_t k[5] = {0, 0, 0, 0, 0};
     const uint8_t *src = base + off0;
     uint32_t sa = r->smem_off;
-    int full128 = g->span == 128 && g->row_bytes == 128 && g->swshift == 4 && !g->flip8 && !(sa & 127);
     uint8_t *smem = r->smem;
+    if (run_ok(g, sa)) {
+        /* runs along dimension 1 (the whole box for 2D), an odometer over
+         * dimensions 2..rank-1 between runs */
+        uint32_t run = g->rank > 1 ? cnt[1] : 1;
+        int64_t rstep = g->rank > 1 ? step[1] : 0;
+        for (uint32_t row = 0; row < g->nrows; row += run, sa += run * g->pitch) {
+            rows_put(smem, sa, g->pitch, src, rstep, run, g);
+            for (int i = 2; i < g->rank; i++) {
+                if (++k[i] < cnt[i]) { src += step[i]; break; }
+                k[i] = 0;
+                src -= back[i];
+            }
+        }
+        return TMA_OK;
+    }
+    int full128 = g->span == 128 && g->row_bytes == 128 && g->swshift == 4 && !g->flip8 && !(sa & 127);
     for (uint32_t row = 0; row < g->nrows; row++, sa += g->pitch) {
         if (full128) {
             uint32_t x = ((sa >> 7) & g->swmask) << 4;
@@ -964,6 +1164,61 @@ static int walk_im2col(ctx *c)
     int64_t n = r->coords[N];
     int64_t rc[5] = {r->coords[0], 0, 0, 0, 0};
     uint32_t sa = r->smem_off;
+    if (r->kind == TMA_LOAD && c->al && run_ok(g, sa) && rc[0] >= 0 &&
+        rc[0] + (int64_t)g->row_elems <= (int64_t)m->global_dim[0]) {
+        /* Loads whose channel range lies inside the tensor (run_ok): one
+         * W row of the bounding box at a time.  Its pixels' W coordinates
+         * are w0, w0 + st, ...; the in-bounds ones are a contiguous range
+         * [ja, jb) moved by one rows_put, the rest OOB-filled by do_row. */
+        const uint8_t *base = c->al->host + (m->global_address - c->al->base) + rc[0] * g->s_unit;
+        int64_t W = (int64_t)m->global_dim[1], st0 = st[0];
+        int64_t wstride = (int64_t)m->global_strides[1];
+        for (uint32_t p = 0; p < g->nrows;) {
+            int64_t w0 = pos[0] + off[0];
+            int64_t k = pos[0] <= hi[0] ? (hi[0] - pos[0]) / st0 + 1 : 1;
+            if (k > (int64_t)(g->nrows - p)) k = g->nrows - p;
+            int inb = (uint64_t)n < m->global_dim[N];
+            int64_t o = n * (int64_t)m->global_strides[N];
+            for (int d = 1; d < S; d++) {
+                rc[d + 1] = pos[d] + off[d];
+                inb = inb && (uint64_t)rc[d + 1] < m->global_dim[d + 1];
+                o += rc[d + 1] * (int64_t)m->global_strides[d + 1];
+            }
+            rc[N] = n;
+            int64_t ja = 0, jb = 0;
+            if (inb && w0 < W) {
+                ja = w0 >= 0 ? 0 : ceil_div(-w0, st0);
+                jb = (W - 1 - w0) / st0 + 1;
+                if (jb > k) jb = k;
+                if (ja > jb) ja = jb;
+            }
+            for (int64_t j = 0; j < k; j++) {
+                if (j == ja && jb > ja) {
+                    rows_put(r->smem, sa + (uint32_t)j * g->pitch, g->pitch,
+                             base + o + (w0 + j * st0) * wstride, st0 * wstride, (uint32_t)(jb - ja), g);
+                    j = jb - 1;
+                    continue;
+                }
+                rc[1] = w0 + j * st0;
+                int rc2 = do_row(c, rc, sa + (uint32_t)j * g->pitch);
+                if (rc2) return rc2;
+            }
+            p += (uint32_t)k;
+            sa += (uint32_t)k * g->pitch;
+            pos[0] += k * st0;
+            if (pos[0] > hi[0]) { /* wrap as below */
+                pos[0] = lo[0];
+                int d = 1;
+                for (; d < S; d++) {
+                    pos[d] += st[d];
+                    if (pos[d] <= hi[d]) break;
+                    pos[d] = lo[d];
+                }
+                if (d == S) n++;
+            }
+        }
+        return TMA_OK;
+    }
     for (uint32_t p = 0; p < g->nrows; p++, sa += g->pitch) {
         for (int d = 0; d < S; d++) rc[d + 1] = pos[d] + off[d];
         rc[N] = n;

@@ -25,6 +25,7 @@ static const char *const dtype_names[] = {
 static const char *const interleave_names[] = {"NONE", "16B", "32B"};
 static const char *const swizzle_names[] = {
     "NONE", "32B", "64B", "128B", "128B_ATOM_32B", "128B_ATOM_32B_FLIP_8B", "128B_ATOM_64B",
+    "96B",   /* ptxi's TMA_SWIZZLE_96B: not in cuda.h, so no launch file encodes it */
 };
 static const char *const l2_names[] = {"NONE", "L2_64B", "L2_128B", "L2_256B"};
 static const char *const oob_names[] = {"NONE", "NAN_REQUEST_ZERO_FMA"};

@@ -14,9 +14,15 @@
  *   128B_ATOM_32B_FLIP_8B       : as 32-byte atomicity, and on every odd
  *                                 128-byte line the two 8-byte halves of each
  *                                 16-byte chunk trade places.
+ *   96B  : bit 4 ^= bit 7, as 32B: §5.5.7's 96B table is the 32B table
+ *          (line 0: chunks 0..7, line 1: 1 0 3 2 5 4 7 6), repeating every
+ *          256 bytes, base offset (dstMem / 128) % 2; the span (box row
+ *          width) is 96 bytes ("Box-Size[0] must be less than or equal to
+ *          96B").  How rows after the first are placed is shown only in
+ *          Figure 31 (an image), so the engine runs 1-row boxes only.
  * The 32/64-byte atomicity forms are Blackwell-only (the sm_90 driver never
- * encodes them, conformance README); their bit formulas are read off the
- * ISA tables and are not hardware-verified.
+ * encodes them, conformance README), 96B is sm_103a-only; their bit formulas
+ * are read off the ISA tables and are not hardware-verified.
  */
 #ifndef PTXI_TMA_SWIZZLE_H
 #define PTXI_TMA_SWIZZLE_H
@@ -35,6 +41,7 @@ static inline uint32_t tma_swizzle_span(int sw)
     case TMA_SWIZZLE_128B_ATOM_32B:
     case TMA_SWIZZLE_128B_ATOM_32B_FLIP_8B:
     case TMA_SWIZZLE_128B_ATOM_64B: return 128;
+    case TMA_SWIZZLE_96B: return 96;
     default: return 0;
     }
 }
@@ -44,7 +51,8 @@ static inline uint32_t tma_swizzle_span(int sw)
 static inline uint32_t tma_swizzle_addr(uint32_t a, int sw)
 {
     switch (sw) {
-    case TMA_SWIZZLE_32B: return a ^ (((a >> 7) & 1u) << 4);
+    case TMA_SWIZZLE_32B:
+    case TMA_SWIZZLE_96B: return a ^ (((a >> 7) & 1u) << 4);
     case TMA_SWIZZLE_64B: return a ^ (((a >> 7) & 3u) << 4);
     case TMA_SWIZZLE_128B: return a ^ (((a >> 7) & 7u) << 4);
     case TMA_SWIZZLE_128B_ATOM_32B:

@@ -31,9 +31,12 @@ enum {
     TMA_DT_16U4_ALIGN16B, TMA_DT_16U6_ALIGN16B
 };
 enum { TMA_INTERLEAVE_NONE = 0, TMA_INTERLEAVE_16B, TMA_INTERLEAVE_32B };
+/* ... and TMA_SWIZZLE_96B, which cuda.h lacks (no driver here encodes it):
+ * a map gets it only from tensormap.replace .swizzle_mode 4 (sm_103a). */
 enum {
     TMA_SWIZZLE_NONE = 0, TMA_SWIZZLE_32B, TMA_SWIZZLE_64B, TMA_SWIZZLE_128B,
-    TMA_SWIZZLE_128B_ATOM_32B, TMA_SWIZZLE_128B_ATOM_32B_FLIP_8B, TMA_SWIZZLE_128B_ATOM_64B
+    TMA_SWIZZLE_128B_ATOM_32B, TMA_SWIZZLE_128B_ATOM_32B_FLIP_8B, TMA_SWIZZLE_128B_ATOM_64B,
+    TMA_SWIZZLE_96B
 };
 enum { TMA_L2_NONE = 0, TMA_L2_64B, TMA_L2_128B, TMA_L2_256B };
 enum { TMA_OOB_FILL_NONE = 0, TMA_OOB_FILL_NAN_REQUEST_ZERO_FMA };
@@ -98,6 +101,22 @@ const char *tma_enum_name(const char *kind, int value);
  * set) on bytes that are not a valid map. */
 int tma_decode(const uint8_t map[128], tma_map *out, char *why, size_t whylen);
 void tma_pack(const tma_map *m, uint8_t map[128]);
+
+/* tensormap.replace.tile (PTX ISA §9.7.9.28): write one field of the
+ * 128-byte map in place, as the H100 does -- only that field's bits; the
+ * box byte count and alignment words keep their old values (the TMA does
+ * not read them: tests/hw/src/tmap_replace_use.cu).  new_val is encoded as
+ * PTX says (Table 33 for .elemtype ... .fill_mode; .rank zero-based; box,
+ * dim and element stride as counts; .global_stride in bytes) and `ord` is
+ * the dimension (global_stride: ord i is the stride of dimension i + 1).
+ * Returns 0, or TMA_ERROR_INVALID_VALUE with `why` naming the field and
+ * the value out of range. */
+enum {
+    TMA_FIELD_GLOBAL_ADDRESS = 1, TMA_FIELD_RANK, TMA_FIELD_BOX_DIM, TMA_FIELD_GLOBAL_DIM,
+    TMA_FIELD_GLOBAL_STRIDE, TMA_FIELD_ELEMENT_STRIDE, TMA_FIELD_ELEMTYPE, TMA_FIELD_INTERLEAVE_LAYOUT,
+    TMA_FIELD_SWIZZLE_MODE, TMA_FIELD_SWIZZLE_ATOMICITY, TMA_FIELD_FILL_MODE
+};
+int tma_replace(uint8_t map[128], int field, uint32_t ord, uint64_t new_val, char *why, size_t whylen);
 void tma_print(const tma_map *m, FILE *out);
 /* The byte count the map stores for one full box (what the driver writes:
  * elemSize * prod(floor(boxDim[i] / elementStrides[i])), or
@@ -134,6 +153,8 @@ enum {
                                           outside bounding box, reduction type, ... */
     TMA_FAULT_ILLEGAL_ADDRESS = 2,     /* memory outside any allocation / window */
     TMA_FAULT_MISALIGNED = 3,          /* shared-memory address misaligned */
+    TMA_UNSUPPORTED = 4,               /* legal, but ptxi cannot say what the hardware
+                                          does (96B swizzle with several rows) */
 };
 
 typedef struct tma_request {
@@ -158,5 +179,9 @@ typedef struct tma_request {
 int tma_execute(const tma_request *r, mem_global *g, uint32_t *tx_bytes, char *why, size_t whylen);
 /* The checks the hardware makes, without touching memory, and the tx count. */
 int tma_check(const tma_request *r, uint32_t *tx_bytes, char *why, size_t whylen);
+/* Bytes of shared memory the operation touches from r->smem_off (with a
+ * swizzle, rows padded to the span: the range a race check must cover); 0
+ * when tma_check faults. */
+uint32_t tma_smem_footprint(const tma_request *r);
 
 #endif

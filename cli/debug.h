@@ -1,0 +1,135 @@
+/* debug.h — `ptxi debug` internals shared by cmd_debug.c (session, REPL,
+ * run control, breakpoints, watchpoints) and debug_inspect.c (everything
+ * that looks at state: warps, registers, memory, mbarriers, tensor maps,
+ * operations in flight, source listing).
+ *
+ * A session owns one launch case, its parsed module, and per run (`run`
+ * restarts one) its global memory, parameter block and interpreter
+ * context.  The selected warp (cta, warp) is what `step`, `print` and
+ * `info registers` act on; a stop selects the warp that stopped.
+ */
+#ifndef PTXI_CLI_DEBUG_H
+#define PTXI_CLI_DEBUG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "cli/launch.h"
+#include "interp/interp.h"
+
+enum { DBG_IDLE = 0, DBG_STOPPED, DBG_FINISHED };   /* not started / paused mid-run / ended */
+
+/* Spaces an address typed at the prompt can name. */
+enum { DBG_SP_GENERIC = 0, DBG_SP_SHARED, DBG_SP_GLOBAL, DBG_SP_PARAM, DBG_SP_LOCAL };
+
+#define DBG_WATCH_MAX 64   /* bytes a watchpoint compares */
+
+typedef struct dbg_bp {
+    int num;
+    int func;
+    uint32_t pc;
+    bool enabled, temp;
+    unsigned hits;
+} dbg_bp;
+
+typedef struct dbg_watch {
+    int num;
+    int space;             /* DBG_SP_SHARED (offset in CTA slot `cta`) or DBG_SP_GLOBAL */
+    uint64_t addr;
+    uint32_t len;
+    int cta;
+    uint32_t ctaid[3];     /* the CTA `old` was read from (a new cluster reloads it) */
+    bool have;             /* old holds the last value seen */
+    uint8_t old[DBG_WATCH_MAX];
+    unsigned hits;
+    bool enabled;
+} dbg_watch;
+
+typedef struct dbg_mbar { int cta; uint32_t off; } dbg_mbar;   /* an mbarrier seen initialised */
+
+typedef struct dbg_sym {
+    const char *name;      /* PTX name */
+    char *shortname;       /* "tile" for _ZZ10tma_tile2dE4tile, or NULL */
+    int space;             /* DBG_SP_* */
+    uint64_t addr, size;
+    uint32_t index;        /* module symbol index */
+} dbg_sym;
+
+typedef struct dbg {
+    launch_case *lc;
+    ir_module *mod;
+    const ir_function *entry;
+    mem_global *g;
+    uint8_t *params;
+    uint32_t psize;
+    interp_launch l;
+    interp_ctx *c;
+    interp_policy policy;
+    uint64_t seed;
+    int state;
+    int cta, warp;         /* selected warp */
+    int lane;              /* selected lane, -1 = the first lane of the warp's next group */
+    dbg_bp *bps;
+    size_t nbps;
+    dbg_watch *watches;
+    size_t nwatches;
+    int next_num;          /* breakpoints and watchpoints share numbers, as in gdb */
+    dbg_mbar *mbars;
+    size_t nmbars, capmbars;
+    dbg_sym *syms;
+    size_t nsyms;
+    uint32_t nlines;       /* lines of the PTX source */
+    uint32_t list_next;    /* first line of a plain `list`, 0 = around the selected warp */
+    char xfmt, xsize;      /* last x/FMT */
+    int xspace;
+    uint64_t xnext;
+    bool xhave;
+    int verdict;           /* -1 no run finished, 0 PASS, 1 FAIL */
+} dbg;
+
+/* Messages: errors go to stderr after flushing stdout, so a transcript
+ * (2>&1) keeps its order. */
+void dbg_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* debug_inspect.c */
+void dbg_syms_build(dbg *d);
+void dbg_syms_free(dbg *d);
+const dbg_sym *dbg_sym_find(const dbg *d, const char *name);
+const dbg_sym *dbg_sym_at(const dbg *d, int space, uint64_t addr);
+const char *dbg_space_name(int space);
+bool dbg_resident(const dbg *d);
+/* The lanes the warp runs next (its scheduler group) and where: runnable
+ * lanes first, then pollers, then blocked lanes.  false if every lane has
+ * exited or the warp is not resident. */
+bool dbg_warp_next(const dbg *d, int cta, int warp, uint32_t *lanes, int *func, uint32_t *pc);
+int dbg_ref_lane(const dbg *d);
+char *dbg_lanes_str(uint32_t mask, char *buf, size_t n);
+/* "file.ptx:57" */
+void dbg_loc_str(const dbg *d, int func, uint32_t pc, char *buf, size_t n);
+/* Print where warp (cta, warp) stands: "CTA (0,0,0) warp 1 lanes 0-31 at
+ * tma_tile2d.ptx:59 (pc 21)" and the source line.  prefix may be NULL. */
+void dbg_show_warp(const dbg *d, int cta, int warp, const char *prefix);
+void dbg_show_source_line(const dbg *d, uint32_t line, bool current);
+/* Location: LINE, FILE:LINE, FUNC, LABEL or *PC.  Returns 0 and func/pc of
+ * the first instruction at or after it, or -1 (message printed). */
+int dbg_parse_location(const dbg *d, const char *s, int *func, uint32_t *pc);
+/* [SPACE] EXPR: an address typed by the user.  *rest gets the text after
+ * the expression.  Returns 0, or -1 with a message printed. */
+int dbg_parse_addr(const dbg *d, const char *s, int defspace, int *space, uint64_t *addr, const char **rest);
+/* Read n bytes; false with `why` set when they are not mapped. */
+bool dbg_read(const dbg *d, int space, uint64_t addr, void *buf, size_t n, char *why, size_t whylen);
+bool dbg_shared_of(const dbg *d, int cta, int space, uint64_t a, int *owner, uint32_t *off);
+
+void dbg_cmd_print(dbg *d, const char *fmt, const char *args);
+void dbg_cmd_x(dbg *d, const char *fmt, const char *args);
+void dbg_cmd_list(dbg *d, const char *fmt, const char *args);
+void dbg_cmd_disas(dbg *d, const char *fmt, const char *args);
+void dbg_cmd_set(dbg *d, const char *fmt, const char *args);
+void dbg_info_warps(dbg *d, const char *args);
+void dbg_info_registers(dbg *d, const char *args);
+void dbg_info_mbarriers(dbg *d, const char *args);
+void dbg_info_tmaps(dbg *d, const char *args);
+void dbg_info_async(dbg *d, const char *args);
+void dbg_info_launch(dbg *d, const char *args);
+void dbg_info_line(dbg *d, const char *args);
+
+#endif

@@ -1,0 +1,1723 @@
+/* debug_inspect.c — the read side of `ptxi debug`: where warps stand,
+ * registers, memory, mbarriers, tensor maps, operations in flight, and the
+ * PTX source.
+ *
+ * Everything here reads the interpreter through its step API
+ * (interp/interp.h) and never changes a run, except `set var`.  Values are
+ * shown by their PTX type: .s as signed decimal, .u and .b8-.b32 as
+ * unsigned decimal, .b64 in hex (they are mostly addresses), floats as
+ * %g, predicates as the lanes where they hold; /x /d /u /o /t /f /c
+ * override it as in gdb.  A register is a warp-wide value, so `print`
+ * shows all 32 lanes (one value when they agree).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli/debug.h"
+
+/* ---- small helpers ---------------------------------------------------------- */
+
+static const char *skip_ws(const char *s)
+{
+    while (*s && isspace((unsigned char)*s))
+        s++;
+    return s;
+}
+
+static bool is_ident(int ch)
+{
+    return isalnum(ch) || ch == '_' || ch == '$' || ch == '.' || ch == ':';
+}
+
+bool dbg_resident(const dbg *d)
+{
+    return d->c && interp_ncta(d->c) > 0;
+}
+
+static bool need_resident(const dbg *d)
+{
+    if (dbg_resident(d))
+        return true;
+    if (d->state == DBG_FINISHED)
+        dbg_err("The kernel has exited: no CTA is resident (global memory is still readable).");
+    else
+        dbg_err("The kernel is not running yet: no CTA is resident. Use `run`, `step` or `break` + `run`.");
+    return false;
+}
+
+char *dbg_lanes_str(uint32_t mask, char *buf, size_t n)
+{
+    size_t at = 0;
+    buf[0] = 0;
+    if (!mask) {
+        snprintf(buf, n, "none");
+        return buf;
+    }
+    for (int i = 0; i < 32;) {
+        if (!(mask >> i & 1)) {
+            i++;
+            continue;
+        }
+        int j = i;
+        while (j + 1 < 32 && (mask >> (j + 1) & 1))
+            j++;
+        int w = j > i ? snprintf(buf + at, at < n ? n - at : 0, "%s%d-%d", at ? "," : "", i, j)
+                      : snprintf(buf + at, at < n ? n - at : 0, "%s%d", at ? "," : "", i);
+        if (w > 0)
+            at += (size_t)w;
+        if (at >= n) {
+            buf[n - 1] = 0;
+            break;
+        }
+        i = j + 1;
+    }
+    return buf;
+}
+
+static const char *base_name(const char *p)
+{
+    const char *s = strrchr(p, '/');
+    return s ? s + 1 : p;
+}
+
+static const char *func_file(const dbg *d, const ir_instr *in)
+{
+    const ir_module *m = d->mod;
+    if (in && in->loc.file && in->loc.file < m->nfiles && m->files[in->loc.file])
+        return base_name(m->files[in->loc.file]);
+    return base_name(m->path ? m->path : "<ptx>");
+}
+
+static const ir_instr *instr_at(const dbg *d, int func, uint32_t pc)
+{
+    if (func < 0 || (uint32_t)func >= d->mod->nfuncs || pc >= d->mod->funcs[func].ninstrs)
+        return NULL;
+    return &d->mod->funcs[func].instrs[pc];
+}
+
+void dbg_loc_str(const dbg *d, int func, uint32_t pc, char *buf, size_t n)
+{
+    const ir_instr *in = instr_at(d, func, pc);
+    if (!in)
+        snprintf(buf, n, "%s:?", func_file(d, NULL));
+    else
+        snprintf(buf, n, "%s:%u", func_file(d, in), in->loc.line);
+}
+
+const char *dbg_space_name(int space)
+{
+    switch (space) {
+    case DBG_SP_SHARED: return "smem";
+    case DBG_SP_GLOBAL: return "global";
+    case DBG_SP_PARAM: return "param";
+    case DBG_SP_LOCAL: return "local";
+    default: return "generic";
+    }
+}
+
+/* ---- symbols ------------------------------------------------------------------ */
+
+/* _ZZ10tma_tile2dE4tile -> "tile" (a function-scope static, demoted by
+ * nvcc to module scope); NULL if the name is not of that form. */
+static char *demangle_local(const char *name)
+{
+    if (strncmp(name, "_ZZ", 3))
+        return NULL;
+    for (const char *p = name + strlen(name); p > name + 3; p--) {
+        if (p[-1] != 'E' || !isdigit((unsigned char)*p))
+            continue;
+        char *end;
+        unsigned long n = strtoul(p, &end, 10);
+        size_t rest = strlen(end);
+        if (n && (rest == n || (rest > n && end[n] == '_')))
+            return strndup(end, n);
+    }
+    return NULL;
+}
+
+void dbg_syms_free(dbg *d)
+{
+    for (size_t i = 0; i < d->nsyms; i++)
+        free(d->syms[i].shortname);
+    free(d->syms);
+    d->syms = NULL;
+    d->nsyms = 0;
+}
+
+void dbg_syms_build(dbg *d)
+{
+    dbg_syms_free(d);
+    const ir_module *m = d->mod;
+    int entry = (int)(d->entry - m->funcs);
+    d->syms = calloc(m->nsyms ? m->nsyms : 1, sizeof *d->syms);
+    if (!d->syms)
+        return;
+    for (uint32_t i = 0; i < m->nsyms; i++) {
+        const ir_symbol *s = &m->syms[i];
+        if (s->kind == IR_SYM_FUNC || (s->kind == IR_SYM_PARAM && s->owner != entry))
+            continue;
+        int sp;
+        uint64_t a;
+        if (!interp_sym_addr(d->c, 0, 0, 0, i, &sp, &a))
+            continue;
+        int ds;
+        switch (sp) {
+        case IR_SPACE_SHARED_CTA:
+        case IR_SPACE_SHARED_CLUSTER: ds = DBG_SP_SHARED; break;
+        case IR_SPACE_GLOBAL:
+        case IR_SPACE_CONST: ds = DBG_SP_GLOBAL; break;
+        case IR_SPACE_PARAM: ds = DBG_SP_PARAM; break;
+        default: continue;
+        }
+        dbg_sym *e = &d->syms[d->nsyms++];
+        e->name = s->name;
+        e->shortname = demangle_local(s->name);
+        e->space = ds;
+        e->addr = a;
+        e->size = s->size;
+        e->index = i;
+    }
+}
+
+/* A variable by PTX name or demangled short name; with params true, a
+ * kernel parameter (looked up after the launch's buffer names, which a
+ * parameter often shares: `out` the buffer, `out` the pointer to it). */
+static const dbg_sym *sym_find(const dbg *d, const char *name, bool params)
+{
+    const dbg_sym *hit = NULL;
+    int n = 0;
+    for (size_t i = 0; i < d->nsyms; i++)
+        if ((d->syms[i].space == DBG_SP_PARAM) == params && !strcmp(d->syms[i].name, name))
+            return &d->syms[i];
+    for (size_t i = 0; i < d->nsyms; i++)
+        if ((d->syms[i].space == DBG_SP_PARAM) == params && d->syms[i].shortname &&
+            !strcmp(d->syms[i].shortname, name)) {
+            hit = &d->syms[i];
+            n++;
+        }
+    return n == 1 ? hit : NULL;
+}
+
+const dbg_sym *dbg_sym_find(const dbg *d, const char *name)
+{
+    const dbg_sym *s = sym_find(d, name, false);
+    return s || launch_find_buffer(d->lc, name) ? s : sym_find(d, name, true);
+}
+
+const dbg_sym *dbg_sym_at(const dbg *d, int space, uint64_t addr)
+{
+    for (size_t i = 0; i < d->nsyms; i++) {
+        const dbg_sym *s = &d->syms[i];
+        if (s->space == space && addr >= s->addr && addr < s->addr + (s->size ? s->size : 1))
+            return s;
+    }
+    return NULL;
+}
+
+/* " <tile+16>" or "" */
+static void sym_note(const dbg *d, int space, uint64_t addr, char *buf, size_t n)
+{
+    const dbg_sym *s = dbg_sym_at(d, space, addr);
+    buf[0] = 0;
+    if (!s) {
+        const mem_alloc *a = space == DBG_SP_GLOBAL && d->g ? mem_global_find(d->g, addr) : NULL;
+        if (a && a->name && addr == a->base)
+            snprintf(buf, n, " <%s>", a->name);
+        else if (a && a->name)
+            snprintf(buf, n, " <%s+%" PRIu64 ">", a->name, addr - a->base);
+        return;
+    }
+    const char *nm = s->shortname ? s->shortname : s->name;
+    if (addr == s->addr)
+        snprintf(buf, n, " <%s>", nm);
+    else
+        snprintf(buf, n, " <%s+%" PRIu64 ">", nm, addr - s->addr);
+}
+
+/* ---- warps ------------------------------------------------------------------- */
+
+bool dbg_warp_next(const dbg *d, int cta, int warp, uint32_t *lanes, int *func, uint32_t *pc)
+{
+    interp_warp_info wi;
+    if (!d->c || interp_warp_get(d->c, cta, warp, &wi))
+        return false;
+    uint32_t cand = wi.ready, poll = 0;
+    for (int l = 0; l < wi.nlanes; l++)
+        if (wi.state[l] == INTERP_T_MBAR_POLL)
+            poll |= 1u << l;
+    if (!cand)
+        cand = poll;
+    if (!cand)
+        cand = wi.blocked;
+    if (!cand)
+        return false;
+    int best = -1;
+    for (int l = 0; l < 32; l++) {
+        if (!(cand >> l & 1))
+            continue;
+        if (best < 0 || wi.depth[l] > wi.depth[best] ||
+            (wi.depth[l] == wi.depth[best] && wi.pc[l] < wi.pc[best]))
+            best = l;
+    }
+    uint32_t g = 0;
+    for (int l = 0; l < 32; l++)
+        if ((cand >> l & 1) && wi.func[l] == wi.func[best] && wi.pc[l] == wi.pc[best] &&
+            wi.depth[l] == wi.depth[best])
+            g |= 1u << l;
+    *lanes = g;
+    *func = wi.func[best];
+    *pc = wi.pc[best];
+    return true;
+}
+
+int dbg_ref_lane(const dbg *d)
+{
+    if (d->lane >= 0)
+        return d->lane;
+    uint32_t lanes;
+    int f;
+    uint32_t pc;
+    if (dbg_warp_next(d, d->cta, d->warp, &lanes, &f, &pc))
+        return __builtin_ctz(lanes);
+    return 0;
+}
+
+static void cta_str(const dbg *d, int cta, char *buf, size_t n)
+{
+    interp_cta_info ci;
+    if (!d->c || interp_cta_get(d->c, cta, &ci)) {
+        snprintf(buf, n, "CTA slot %d", cta);
+        return;
+    }
+    if (interp_ncta(d->c) > 1)
+        snprintf(buf, n, "CTA (%u,%u,%u) rank %u", ci.ctaid[0], ci.ctaid[1], ci.ctaid[2], ci.cluster_rank);
+    else
+        snprintf(buf, n, "CTA (%u,%u,%u)", ci.ctaid[0], ci.ctaid[1], ci.ctaid[2]);
+}
+
+/* Where a waiting lane waits: the interpreter parks a lane blocked at a
+ * barrier (and a failed mbarrier poll) after the instruction; show that
+ * instruction, which is the line the user is looking for. */
+static uint32_t shown_pc(const dbg *d, int func, uint32_t pc, int state)
+{
+    const ir_instr *prev = pc > 0 ? instr_at(d, func, pc - 1) : NULL;
+    if (!prev)
+        return pc;
+    switch (state) {
+    case INTERP_T_BAR: return prev->op == IR_OP_BAR || prev->op == IR_OP_BARRIER ? pc - 1 : pc;
+    case INTERP_T_CLUSTER_BAR: return prev->op == IR_OP_BARRIER_CLUSTER ? pc - 1 : pc;
+    case INTERP_T_MBAR_POLL:
+        return prev->op == IR_OP_MBARRIER_TRY_WAIT || prev->op == IR_OP_MBARRIER_TEST_WAIT ? pc - 1 : pc;
+    case INTERP_T_BULK_WAIT: return prev->op == IR_OP_CP_ASYNC_BULK_WAIT_GROUP ? pc - 1 : pc;
+    default: return pc;
+    }
+}
+
+/* What lane l of (cta, warp) is doing, in words. */
+static void lane_state_str(const dbg *d, int cta, int warp, int l, char *buf, size_t n)
+{
+    interp_wait w;
+    if (!interp_lane_wait(d->c, cta, warp, l, &w)) {
+        snprintf(buf, n, "?");
+        return;
+    }
+    char note[64];
+    switch (w.state) {
+    case INTERP_T_READY: snprintf(buf, n, "ready"); break;
+    case INTERP_T_EXITED: snprintf(buf, n, "exited"); break;
+    case INTERP_T_BAR: snprintf(buf, n, "waiting at barrier %" PRIu64 " (bar.sync)", w.addr); break;
+    case INTERP_T_CLUSTER_BAR: snprintf(buf, n, "waiting at barrier.cluster.wait"); break;
+    case INTERP_T_MBAR_POLL:
+        sym_note(d, DBG_SP_SHARED, w.addr, note, sizeof note);
+        if (interp_ncta(d->c) > 1)
+            snprintf(buf, n, "waiting on mbarrier smem 0x%" PRIx64 "%s of CTA rank %d for phase parity %u", w.addr,
+                     note, w.cta, w.parity);
+        else
+            snprintf(buf, n, "waiting on mbarrier smem 0x%" PRIx64 "%s for phase parity %u", w.addr, note, w.parity);
+        break;
+    case INTERP_T_BULK_WAIT: snprintf(buf, n, "waiting at cp.async.bulk.wait_group"); break;
+    default: snprintf(buf, n, "inactive"); break;
+    }
+}
+
+void dbg_show_source_line(const dbg *d, uint32_t line, bool current)
+{
+    size_t len = 0;
+    const char *s = line && line <= d->nlines ? ir_source_line(d->mod, line, &len) : NULL;
+    printf("%s%u\t%.*s\n", current ? "=> " : "", line, (int)len, s ? s : "");
+}
+
+void dbg_show_warp(const dbg *d, int cta, int warp, const char *prefix)
+{
+    char cs[64], ls[128], where[256], st[160] = "";
+    uint32_t lanes;
+    int func;
+    uint32_t pc;
+    cta_str(d, cta, cs, sizeof cs);
+    if (!dbg_warp_next(d, cta, warp, &lanes, &func, &pc)) {
+        printf("%s%s warp %d: every thread has exited\n", prefix ? prefix : "", cs, warp);
+        return;
+    }
+    interp_wait wt;
+    if (interp_lane_wait(d->c, cta, warp, __builtin_ctz(lanes), &wt))
+        pc = shown_pc(d, func, pc, wt.state);
+    dbg_loc_str(d, func, pc, where, sizeof where);
+    lane_state_str(d, cta, warp, __builtin_ctz(lanes), st, sizeof st);
+    printf("%s%s warp %d lane%s %s at %s (pc %u%s%s)%s%s\n", prefix ? prefix : "", cs, warp,
+           (lanes & (lanes - 1)) ? "s" : "", dbg_lanes_str(lanes, ls, sizeof ls), where, pc,
+           d->mod->funcs[func].is_entry ? "" : " in ", d->mod->funcs[func].is_entry ? "" : d->mod->funcs[func].name,
+           strcmp(st, "ready") ? ", " : "", strcmp(st, "ready") ? st : "");
+    const ir_instr *in = instr_at(d, func, pc);
+    if (in)
+        dbg_show_source_line(d, in->loc.line, false);
+}
+
+/* ---- locations ------------------------------------------------------------------ */
+
+static int cur_func(const dbg *d)
+{
+    uint32_t lanes, pc;
+    int f;
+    if (dbg_warp_next(d, d->cta, d->warp, &lanes, &f, &pc))
+        return f;
+    return (int)(d->entry - d->mod->funcs);
+}
+
+/* First instruction of a line (or of the next line that has one, inside
+ * the function whose body spans it). */
+static int line_to_pc(const dbg *d, uint32_t line, int *func, uint32_t *pc)
+{
+    const ir_module *m = d->mod;
+    for (uint32_t f = 0; f < m->nfuncs; f++)
+        for (uint32_t i = 0; i < m->funcs[f].ninstrs; i++)
+            if (m->funcs[f].instrs[i].loc.line == line) {
+                *func = (int)f;
+                *pc = i;
+                return 0;
+            }
+    int bf = -1;
+    uint32_t bpc = 0, bline = UINT32_MAX;
+    for (uint32_t f = 0; f < m->nfuncs; f++) {
+        const ir_function *fn = &m->funcs[f];
+        if (!fn->ninstrs || fn->instrs[0].loc.line > line)
+            continue;
+        for (uint32_t i = 0; i < fn->ninstrs; i++) {
+            uint32_t l = fn->instrs[i].loc.line;
+            if (l > line && l < bline) {
+                bline = l;
+                bf = (int)f;
+                bpc = i;
+            }
+        }
+    }
+    if (bf < 0)
+        return -1;
+    *func = bf;
+    *pc = bpc;
+    return 0;
+}
+
+int dbg_parse_location(const dbg *d, const char *s, int *func, uint32_t *pc)
+{
+    s = skip_ws(s);
+    size_t n = strlen(s);
+    while (n && isspace((unsigned char)s[n - 1]))
+        n--;
+    if (!n) {
+        dbg_err("Argument required (a location: LINE, FILE:LINE, FUNCTION, LABEL or *PC).");
+        return -1;
+    }
+    char *loc = strndup(s, n);
+    int rc = -1;
+    char *end;
+    if (loc[0] == '*') {
+        errno = 0;
+        unsigned long v = strtoul(loc + 1, &end, 0);
+        int f = cur_func(d);
+        if (end == loc + 1 || *end || errno)
+            dbg_err("\"%s\": *PC takes an instruction index, e.g. *12.", loc);
+        else if (v >= d->mod->funcs[f].ninstrs)
+            dbg_err("%s has %u instructions; there is no pc %lu.", d->mod->funcs[f].name, d->mod->funcs[f].ninstrs, v);
+        else {
+            *func = f;
+            *pc = (uint32_t)v;
+            rc = 0;
+        }
+        goto out;
+    }
+    const char *linepart = loc;
+    char *colon = strrchr(loc, ':');
+    if (colon && colon[1] && strspn(colon + 1, "0123456789") == strlen(colon + 1)) {
+        *colon = 0;
+        const char *path = d->mod->path ? d->mod->path : "";
+        if (strcmp(loc, path) && strcmp(loc, base_name(path))) {
+            dbg_err("No source file named %s (the kernel's source is %s).", loc, base_name(path));
+            goto out;
+        }
+        linepart = colon + 1;
+    }
+    if (isdigit((unsigned char)linepart[0])) {
+        errno = 0;
+        unsigned long v = strtoul(linepart, &end, 10);
+        if (*end || errno || !v) {
+            dbg_err("\"%s\" is not a line number.", linepart);
+            goto out;
+        }
+        if (line_to_pc(d, (uint32_t)v, func, pc))
+            dbg_err("No instruction at or after line %lu of %s.", v, base_name(d->mod->path ? d->mod->path : ""));
+        else
+            rc = 0;
+        goto out;
+    }
+    const ir_function *fn = ir_find_function(d->mod, loc);
+    if (fn && !fn->is_decl && fn->ninstrs) {
+        *func = (int)(fn - d->mod->funcs);
+        *pc = 0;
+        rc = 0;
+        goto out;
+    }
+    /* a label: the selected warp's function first */
+    int cf = cur_func(d);
+    for (int pass = 0; pass < 2 && rc; pass++)
+        for (uint32_t f = 0; f < d->mod->nfuncs && rc; f++) {
+            if ((pass == 0) != ((int)f == cf))
+                continue;
+            const ir_function *g = &d->mod->funcs[f];
+            for (uint32_t k = 0; k < g->nlabels; k++)
+                if (!strcmp(g->labels[k].name, loc) && g->labels[k].instr < g->ninstrs) {
+                    *func = (int)f;
+                    *pc = g->labels[k].instr;
+                    rc = 0;
+                    break;
+                }
+        }
+    if (rc)
+        dbg_err("No line, function or label named \"%s\".", loc);
+out:
+    free(loc);
+    return rc;
+}
+
+/* ---- registers ---------------------------------------------------------------------- */
+
+/* Register `name` in the function lane `lane` of the selected warp runs. */
+static int reg_lookup(const dbg *d, const char *name, int lane, int *func, uint32_t *slot)
+{
+    interp_warp_info wi;
+    if (interp_warp_get(d->c, d->cta, d->warp, &wi))
+        return -1;
+    int f = wi.func[lane];
+    if (f < 0 || (uint32_t)f >= d->mod->nfuncs)
+        return -1;
+    const ir_function *fn = &d->mod->funcs[f];
+    for (uint32_t i = 0; i < fn->nregs; i++)
+        if (!strcmp(fn->regs[i].name, name)) {
+            *func = f;
+            *slot = i;
+            return 0;
+        }
+    return -1;
+}
+
+/* "%r5" or "%r5[3]" at s; returns chars consumed, name/lane filled (lane -1 if none). */
+static size_t scan_reg(const char *s, char *name, size_t n, int *lane)
+{
+    size_t i = 0;
+    if (s[0] != '%')
+        return 0;
+    i = 1;
+    while (s[i] && (isalnum((unsigned char)s[i]) || s[i] == '_' || s[i] == '$' || s[i] == '.'))
+        i++;
+    snprintf(name, n, "%.*s", (int)i, s);
+    *lane = -1;
+    if (s[i] == '[') {
+        char *end;
+        long v = strtol(s + i + 1, &end, 0);
+        if (*end == ']') {
+            *lane = (int)v;
+            i = (size_t)(end - s) + 1;
+        }
+    }
+    return i;
+}
+
+/* ---- addresses ------------------------------------------------------------------------ */
+
+static int space_keyword(const char *w, size_t n)
+{
+    static const struct { const char *kw; int sp; } k[] = {
+        {"smem", DBG_SP_SHARED},   {"shared", DBG_SP_SHARED}, {"shared::cta", DBG_SP_SHARED},
+        {"shared::cluster", DBG_SP_SHARED}, {"global", DBG_SP_GLOBAL}, {"gmem", DBG_SP_GLOBAL},
+        {"param", DBG_SP_PARAM},   {"local", DBG_SP_LOCAL},   {"generic", DBG_SP_GENERIC},
+    };
+    for (size_t i = 0; i < sizeof k / sizeof k[0]; i++)
+        if (strlen(k[i].kw) == n && !strncmp(k[i].kw, w, n))
+            return k[i].sp;
+    return -1;
+}
+
+int dbg_parse_addr(const dbg *d, const char *s, int defspace, int *space, uint64_t *addr, const char **rest)
+{
+    s = skip_ws(s);
+    size_t wl = 0;
+    while (is_ident((unsigned char)s[wl]))
+        wl++;
+    int sp = wl ? space_keyword(s, wl) : -1;
+    if (sp >= 0 && (!s[wl] || isspace((unsigned char)s[wl])))
+        s = skip_ws(s + wl);
+    else
+        sp = -1;
+    int symspace = -1;
+    uint64_t total = 0;
+    int sign = 1;
+    for (int term = 0;; term++) {
+        s = skip_ws(s);
+        if (*s == '&')
+            s++;
+        uint64_t v;
+        if (*s == '%') {
+            char name[64];
+            int lane;
+            size_t k = scan_reg(s, name, sizeof name, &lane);
+            if (!need_resident(d))
+                return -1;
+            if (lane < 0)
+                lane = dbg_ref_lane(d);
+            int f;
+            uint32_t slot;
+            if (lane >= 32 || reg_lookup(d, name, lane, &f, &slot) || !interp_reg_get(d->c, d->cta, d->warp, lane, slot, &v)) {
+                dbg_err("No register %s in the function lane %d runs.", name, lane);
+                return -1;
+            }
+            s += k;
+        } else if (isdigit((unsigned char)*s)) {
+            char *end;
+            errno = 0;
+            v = strtoull(s, &end, 0);
+            if (errno || is_ident((unsigned char)*end)) {
+                dbg_err("\"%.*s\" is not a number.", (int)strcspn(s, " \t+-"), s);
+                return -1;
+            }
+            s = end;
+        } else if (is_ident((unsigned char)*s)) {
+            size_t k = 0;
+            while (is_ident((unsigned char)s[k]))
+                k++;
+            char *name = strndup(s, k);
+            const dbg_sym *sym = dbg_sym_find(d, name);
+            const launch_buffer *b = sym ? NULL : launch_find_buffer(d->lc, name);
+            if (sym) {
+                v = sym->addr;
+                if (term == 0)
+                    symspace = sym->space;
+            } else if (b) {
+                v = b->addr;
+                if (term == 0)
+                    symspace = DBG_SP_GLOBAL;
+            } else {
+                dbg_err("No symbol or buffer named \"%s\" (info launch lists the buffers).", name);
+                free(name);
+                return -1;
+            }
+            free(name);
+            s += k;
+        } else {
+            dbg_err("Expected an address (a number, %%register, variable or buffer name) at \"%s\".",
+                    *s ? s : "end of line");
+            return -1;
+        }
+        total += sign > 0 ? v : (uint64_t)0 - v;
+        s = skip_ws(s);
+        if (*s == '+' || *s == '-') {
+            sign = *s == '+' ? 1 : -1;
+            s++;
+            continue;
+        }
+        break;
+    }
+    if (sp < 0)
+        sp = symspace >= 0 ? symspace : defspace;
+    *space = sp;
+    *addr = total;
+    if (rest)
+        *rest = s;
+    return 0;
+}
+
+bool dbg_read(const dbg *d, int space, uint64_t addr, void *buf, size_t n, char *why, size_t wl)
+{
+    const interp_launch *l = &d->l;
+    if (space == DBG_SP_GENERIC) {
+        switch (mem_generic_window(addr)) {
+        case MEM_WIN_SHARED: space = DBG_SP_SHARED; addr -= MEM_GENERIC_SHARED; break;
+        case MEM_WIN_LOCAL: space = DBG_SP_LOCAL; addr -= MEM_GENERIC_LOCAL; break;
+        case MEM_WIN_PARAM: space = DBG_SP_PARAM; addr -= MEM_GENERIC_PARAM; break;
+        default: space = DBG_SP_GLOBAL; break;
+        }
+    }
+    switch (space) {
+    case DBG_SP_GLOBAL: {
+        uint8_t *h = d->g ? mem_global_host(d->g, addr, n) : NULL;
+        if (!h) {
+            const mem_alloc *a = d->g ? mem_global_find(d->g, addr) : NULL;
+            if (a)
+                snprintf(why, wl, "global 0x%" PRIx64 " + %zu bytes runs past the end of buffer %s (0x%" PRIx64
+                         ", %" PRIu64 " bytes)", addr, n, a->name ? a->name : "?", a->base, a->size);
+            else if (addr < MEM_WINDOW_SIZE)
+                snprintf(why, wl, "global 0x%" PRIx64 " is not in any buffer (info launch lists them; for "
+                         "shared memory say `smem 0x%" PRIx64 "`)", addr, addr);
+            else
+                snprintf(why, wl, "global 0x%" PRIx64 " is not in any buffer (info launch lists them)", addr);
+            return false;
+        }
+        memcpy(buf, h, n);
+        return true;
+    }
+    case DBG_SP_PARAM:
+        if (addr + n > l->params_size || addr + n < addr) {
+            snprintf(why, wl, "param 0x%" PRIx64 " + %zu bytes is past the %u-byte parameter block", addr, n,
+                     l->params_size);
+            return false;
+        }
+        memcpy(buf, l->params + addr, n);
+        return true;
+    case DBG_SP_SHARED:
+    case DBG_SP_LOCAL: {
+        if (!dbg_resident(d)) {
+            snprintf(why, wl, "no CTA is resident (%s)", d->state == DBG_FINISHED ? "the kernel has exited"
+                                                                                   : "the kernel has not started");
+            return false;
+        }
+        if (addr >= MEM_WINDOW_SIZE) {
+            snprintf(why, wl, "%s 0x%" PRIx64 " is outside the 32-bit window", dbg_space_name(space), addr);
+            return false;
+        }
+        uint64_t base = space == DBG_SP_SHARED ? MEM_GENERIC_SHARED : MEM_GENERIC_LOCAL;
+        if (interp_mem_read(d->c, d->cta, d->warp, dbg_ref_lane(d), base + addr, buf, n))
+            return true;
+        interp_cta_info ci;
+        if (space == DBG_SP_SHARED && !interp_cta_get(d->c, d->cta, &ci))
+            snprintf(why, wl, "smem 0x%" PRIx64 " + %zu bytes is outside the CTA's shared memory (0x%x bytes, the "
+                     "first 0x%x reserved)", addr, n, ci.smem_size, MEM_SHARED_RESERVED);
+        else
+            snprintf(why, wl, "%s 0x%" PRIx64 " + %zu bytes is not mapped", dbg_space_name(space), addr, n);
+        return false;
+    }
+    default:
+        snprintf(why, wl, "unknown space");
+        return false;
+    }
+}
+
+bool dbg_shared_of(const dbg *d, int cta, int space, uint64_t a, int *owner, uint32_t *off)
+{
+    if (space == IR_SPACE_NONE) {
+        if (mem_generic_window(a) != MEM_WIN_SHARED)
+            return false;
+        a -= MEM_GENERIC_SHARED;
+    } else if (space != IR_SPACE_SHARED_CTA && space != IR_SPACE_SHARED_CLUSTER) {
+        return false;
+    }
+    uint32_t s = (uint32_t)a, rank = s >> MEM_SHARED_RANK_SHIFT;
+    if (rank) {
+        if ((int)rank - 1 >= interp_ncta(d->c))
+            return false;
+        *owner = (int)rank - 1;
+        *off = s & MEM_SHARED_OFF_MASK;
+    } else {
+        *owner = cta;
+        *off = s;
+    }
+    return true;
+}
+
+/* ---- values ------------------------------------------------------------------------------- */
+
+static double half_to_double(uint16_t h)
+{
+    int e = h >> 10 & 31, m = h & 1023;
+    double v = e == 0 ? ldexp(m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexp(m + 1024, e - 25);
+    return h >> 15 ? -v : v;
+}
+
+static double bf16_to_double(uint16_t h)
+{
+    uint32_t u = (uint32_t)h << 16;
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+static bool valid_fmt(char f)
+{
+    return !f || strchr("xduotfc", f);
+}
+
+/* Format v (raw bits) as type `type` (ir_type) or `bits` wide, in gdb's
+ * format letter fmt (0 = by type). */
+static void fmt_value(char *buf, size_t n, uint64_t v, int type, unsigned bits, char fmt)
+{
+    char kind = type ? ir_types[type].kind : 'b';
+    if (type)
+        bits = ir_types[type].bits;
+    if (bits == 0 || bits > 64)
+        bits = 64;
+    uint64_t mask = bits == 64 ? ~0ull : (1ull << bits) - 1;
+    v &= mask;
+    if (!fmt) {
+        switch (kind) {
+        case 'p': fmt = 'u'; break;
+        case 's': fmt = 'd'; break;
+        case 'f': fmt = 'f'; break;
+        case 'x': fmt = 'x'; break;
+        case 'b': fmt = bits == 64 ? 'x' : 'u'; break;
+        default: fmt = 'u'; break;
+        }
+    }
+    switch (fmt) {
+    case 'x':
+        snprintf(buf, n, "0x%" PRIx64, v);
+        return;
+    case 'o':
+        snprintf(buf, n, "0%" PRIo64, v);
+        return;
+    case 'u':
+        snprintf(buf, n, "%" PRIu64, v);
+        return;
+    case 'd': {
+        int64_t s = bits < 64 && (v >> (bits - 1) & 1) ? (int64_t)(v | ~mask) : (int64_t)v;
+        snprintf(buf, n, "%" PRId64, s);
+        return;
+    }
+    case 't': {
+        char t[65];
+        int k = 0;
+        for (int i = (int)bits - 1; i >= 0; i--)
+            if (k || (v >> i & 1) || i == 0)
+                t[k++] = (char)('0' + (v >> i & 1));
+        t[k] = 0;
+        snprintf(buf, n, "%s", t);
+        return;
+    }
+    case 'c':
+        if (v >= 32 && v < 127)
+            snprintf(buf, n, "'%c'", (int)v);
+        else
+            snprintf(buf, n, "'\\x%02" PRIx64 "'", v & 0xff);
+        return;
+    case 'f': {
+        double f;
+        if (type == IR_T_BF16)
+            f = bf16_to_double((uint16_t)v);
+        else if (bits == 16)
+            f = half_to_double((uint16_t)v);
+        else if (bits == 32) {
+            float x;
+            uint32_t u = (uint32_t)v;
+            memcpy(&x, &u, 4);
+            f = x;
+        } else if (bits == 64)
+            memcpy(&f, &v, 8);
+        else {
+            snprintf(buf, n, "%" PRIu64, v);
+            return;
+        }
+        snprintf(buf, n, "%.9g", f);
+        return;
+    }
+    default:
+        snprintf(buf, n, "%" PRIu64, v);
+    }
+}
+
+/* Print 32 per-lane strings as one value (all equal) or a table. */
+static void print_lane_table(const char *title, char vals[32][48], int nlanes)
+{
+    bool same = true;
+    for (int l = 1; l < nlanes; l++)
+        if (strcmp(vals[l], vals[0]))
+            same = false;
+    if (same) {
+        printf("%s = %s (all %d lanes)\n", title, vals[0], nlanes);
+        return;
+    }
+    size_t w = 1;
+    for (int l = 0; l < nlanes; l++)
+        if (strlen(vals[l]) > w)
+            w = strlen(vals[l]);
+    printf("%s:\n", title);
+    int per = w > 12 ? 4 : 8;
+    for (int l = 0; l < nlanes; l += per) {
+        int e = l + per - 1 < nlanes - 1 ? l + per - 1 : nlanes - 1;
+        printf("  lanes %2d-%-2d:", l, e);
+        for (int k = l; k <= e; k++)
+            printf(" %*s", (int)w, vals[k]);
+        putchar('\n');
+    }
+}
+
+static const char *const sreg_names[] = {"%tid.x", "%tid.y", "%tid.z", "%ntid.x", "%ntid.y", "%ntid.z",
+                                          "%ctaid.x", "%ctaid.y", "%ctaid.z", "%nctaid.x", "%nctaid.y",
+                                          "%nctaid.z", "%laneid", "%warpid", "%cluster_ctarank"};
+
+/* A special register's value for lane l of the selected warp; -1 if `name` is not one we compute. */
+static int sreg_value(const dbg *d, const char *name, int l, uint64_t *v)
+{
+    int k = -1;
+    for (size_t i = 0; i < sizeof sreg_names / sizeof sreg_names[0]; i++)
+        if (!strcmp(name, sreg_names[i]))
+            k = (int)i;
+    if (k < 0)
+        return -1;
+    interp_cta_info ci;
+    if (interp_cta_get(d->c, d->cta, &ci))
+        return -1;
+    const uint32_t *b = d->l.block;
+    uint32_t lin = (uint32_t)d->warp * 32 + (uint32_t)l;
+    uint32_t tid[3] = {lin % b[0], lin / b[0] % b[1], lin / b[0] / b[1]};
+    if (k < 3) *v = tid[k];
+    else if (k < 6) *v = b[k - 3];
+    else if (k < 9) *v = ci.ctaid[k - 6];
+    else if (k < 12) *v = d->l.grid[k - 9];
+    else if (k == 12) *v = (uint64_t)l;
+    else if (k == 13) *v = (uint64_t)d->warp;
+    else *v = ci.cluster_rank;
+    return 0;
+}
+
+static void print_reg(dbg *d, const char *name, int only_lane, char fmt)
+{
+    interp_warp_info wi;
+    if (interp_warp_get(d->c, d->cta, d->warp, &wi)) {
+        dbg_err("No warp %d in CTA slot %d.", d->warp, d->cta);
+        return;
+    }
+    if (only_lane >= wi.nlanes || only_lane < -1) {
+        dbg_err("Lane %d is outside the warp (lanes 0-%d).", only_lane, wi.nlanes - 1);
+        return;
+    }
+    char vals[32][48];
+    char title[128];
+    uint64_t v;
+    int ref = only_lane >= 0 ? only_lane : dbg_ref_lane(d);
+    if (sreg_value(d, name, ref, &v) == 0) {
+        for (int l = 0; l < wi.nlanes; l++) {
+            sreg_value(d, name, l, &v);
+            fmt_value(vals[l], sizeof vals[l], v, IR_T_U32, 32, fmt);
+        }
+        if (only_lane >= 0)
+            printf("%s[%d] = %s\n", name, only_lane, vals[only_lane]);
+        else {
+            snprintf(title, sizeof title, "%s (warp %d)", name, d->warp);
+            print_lane_table(title, vals, wi.nlanes);
+        }
+        return;
+    }
+    int func;
+    uint32_t slot;
+    if (reg_lookup(d, name, ref, &func, &slot)) {
+        dbg_err("No register %s in %s (the function lane %d runs).", name,
+                wi.func[ref] >= 0 ? d->mod->funcs[wi.func[ref]].name : "?", ref);
+        return;
+    }
+    const ir_regdecl *rd = &d->mod->funcs[func].regs[slot];
+    int type = rd->type;
+    if (only_lane >= 0) {
+        if (!interp_reg_get(d->c, d->cta, d->warp, only_lane, slot, &v)) {
+            dbg_err("Cannot read %s of lane %d.", name, only_lane);
+            return;
+        }
+        fmt_value(vals[0], sizeof vals[0], v, type, 0, fmt);
+        printf("%s[%d] (.%s) = %s\n", name, only_lane, ir_types[type].name, vals[0]);
+        return;
+    }
+    if (ir_types[type].kind == 'p' && !fmt) {
+        uint32_t t = 0, f = 0;
+        for (int l = 0; l < wi.nlanes; l++) {
+            if (wi.func[l] != func || !interp_reg_get(d->c, d->cta, d->warp, l, slot, &v))
+                continue;
+            if (v & 1)
+                t |= 1u << l;
+            else
+                f |= 1u << l;
+        }
+        char ts[128], fs[128];
+        if (!f)
+            printf("%s (.pred, warp %d) = 1 (all %d lanes)\n", name, d->warp, wi.nlanes);
+        else if (!t)
+            printf("%s (.pred, warp %d) = 0 (all %d lanes)\n", name, d->warp, wi.nlanes);
+        else
+            printf("%s (.pred, warp %d) = 1 in lane%s %s; 0 in lane%s %s\n", name, d->warp, (t & (t - 1)) ? "s" : "",
+                   dbg_lanes_str(t, ts, sizeof ts), (f & (f - 1)) ? "s" : "", dbg_lanes_str(f, fs, sizeof fs));
+        return;
+    }
+    for (int l = 0; l < wi.nlanes; l++) {
+        if (wi.func[l] != func || !interp_reg_get(d->c, d->cta, d->warp, l, slot, &v))
+            snprintf(vals[l], sizeof vals[l], "?");
+        else
+            fmt_value(vals[l], sizeof vals[l], v, type, 0, fmt);
+    }
+    snprintf(title, sizeof title, "%s (.%s, warp %d)", name, ir_types[type].name, d->warp);
+    print_lane_table(title, vals, wi.nlanes);
+}
+
+void dbg_cmd_print(dbg *d, const char *fmt, const char *args)
+{
+    char f = fmt && *fmt ? fmt[strlen(fmt) - 1] : 0;
+    if (fmt && *fmt && (strlen(fmt) != 1 || !valid_fmt(f))) {
+        dbg_err("Bad format \"/%s\": print takes /x /d /u /o /t /f or /c.", fmt);
+        return;
+    }
+    args = skip_ws(args);
+    if (!*args) {
+        dbg_err("Usage: print[/FMT] %%REG [LANE] | %%REG[LANE] | VARIABLE | BUFFER | NUMBER");
+        return;
+    }
+    if (*args == '%') {
+        char name[64];
+        int lane;
+        size_t k = scan_reg(args, name, sizeof name, &lane);
+        const char *r = skip_ws(args + k);
+        if (*r) {
+            char *end;
+            long v = strtol(r, &end, 0);
+            if (end == r || *skip_ws(end) || lane >= 0) {
+                dbg_err("Usage: print %%REG [LANE]: \"%s\" is not a lane number.", r);
+                return;
+            }
+            lane = (int)v;
+        }
+        if (!need_resident(d))
+            return;
+        print_reg(d, name, lane, f);
+        return;
+    }
+    if (isdigit((unsigned char)*args)) {
+        char *end;
+        errno = 0;
+        uint64_t v = strtoull(args, &end, 0);
+        if (errno || *skip_ws(end)) {
+            dbg_err("\"%s\" is not a number.", args);
+            return;
+        }
+        char b[80];
+        fmt_value(b, sizeof b, v, 0, 64, f ? f : 'u');
+        printf("%s (0x%" PRIx64 ")\n", b, v);
+        return;
+    }
+    char name[256];
+    snprintf(name, sizeof name, "%s", args[0] == '&' ? args + 1 : args);
+    name[strcspn(name, " \t")] = 0;
+    const dbg_sym *s = dbg_sym_find(d, name);
+    if (s) {
+        const ir_symbol *is = &d->mod->syms[s->index];
+        printf("%s%s%s%s = %s 0x%" PRIx64 " (.%s, %" PRIu64 " bytes)\n", s->shortname ? s->shortname : s->name,
+               s->shortname ? " (" : "", s->shortname ? s->name : "", s->shortname ? ")" : "",
+               dbg_space_name(s->space), s->addr, is->type ? ir_types[is->type].name : "b8", s->size);
+        return;
+    }
+    const launch_buffer *b = launch_find_buffer(d->lc, name);
+    if (b) {
+        printf("buffer %s = global 0x%" PRIx64 " (%" PRIu64 " bytes)\n", b->name, b->addr, b->bytes);
+        return;
+    }
+    dbg_err("No register, symbol or buffer named \"%s\".", name);
+}
+
+void dbg_cmd_set(dbg *d, const char *fmt, const char *args)
+{
+    (void)fmt;
+    args = skip_ws(args);
+    if (!strncmp(args, "var", 3) && (isspace((unsigned char)args[3]) || args[3] == '%'))
+        args = skip_ws(args + 3);
+    if (*args != '%') {
+        dbg_err("Usage: set var %%REG[LANE] = VALUE  (without [LANE]: every lane of the warp)");
+        return;
+    }
+    if (!need_resident(d))
+        return;
+    char name[64];
+    int lane;
+    size_t k = scan_reg(args, name, sizeof name, &lane);
+    const char *r = skip_ws(args + k);
+    if (*r != '=') {
+        dbg_err("Usage: set var %%REG[LANE] = VALUE");
+        return;
+    }
+    r = skip_ws(r + 1);
+    interp_warp_info wi;
+    if (interp_warp_get(d->c, d->cta, d->warp, &wi))
+        return;
+    if (lane >= wi.nlanes) {
+        dbg_err("Lane %d is outside the warp (lanes 0-%d).", lane, wi.nlanes - 1);
+        return;
+    }
+    int ref = lane >= 0 ? lane : dbg_ref_lane(d), func;
+    uint32_t slot;
+    if (reg_lookup(d, name, ref, &func, &slot)) {
+        dbg_err("No register %s in the function lane %d runs.", name, ref);
+        return;
+    }
+    int type = d->mod->funcs[func].regs[slot].type;
+    uint64_t v;
+    char *end;
+    errno = 0;
+    if (ir_types[type].kind == 'f') {
+        double x = strtod(r, &end);
+        if (ir_types[type].bits == 64)
+            memcpy(&v, &x, 8);
+        else if (ir_types[type].bits == 32) {
+            float y = (float)x;
+            uint32_t u;
+            memcpy(&u, &y, 4);
+            v = u;
+        } else {
+            dbg_err("set var: only .f32 and .f64 registers take a float value; give %s its bits as an integer.", name);
+            return;
+        }
+    } else if (*r == '-') {
+        v = (uint64_t)strtoll(r, &end, 0);
+    } else {
+        v = strtoull(r, &end, 0);
+    }
+    if (end == r || *skip_ws(end) || errno) {
+        dbg_err("\"%s\" is not a value for a .%s register.", r, ir_types[type].name);
+        return;
+    }
+    for (int l = 0; l < wi.nlanes; l++)
+        if ((lane < 0 || l == lane) && wi.func[l] == func)
+            interp_reg_set(d->c, d->cta, d->warp, l, slot, v);
+    print_reg(d, name, lane, 0);
+}
+
+/* ---- x --------------------------------------------------------------------------------- */
+
+void dbg_cmd_x(dbg *d, const char *fmt, const char *args)
+{
+    unsigned long count = 1;
+    char f = 0, sz = 0;
+    if (fmt && *fmt) {
+        const char *p = fmt;
+        if (isdigit((unsigned char)*p)) {
+            char *end;
+            count = strtoul(p, &end, 10);
+            p = end;
+        }
+        for (; *p; p++) {
+            if (strchr("bhwg", *p))
+                sz = *p;
+            else if (valid_fmt(*p))
+                f = *p;
+            else {
+                dbg_err("Bad format letter '%c' in \"/%s\": x/NFU takes a count, a format (x d u o t f c) and a "
+                        "size (b h w g).", *p, fmt);
+                return;
+            }
+        }
+    }
+    if (count == 0 || count > 65536) {
+        dbg_err("x: the count must be 1..65536.");
+        return;
+    }
+    if (!f)
+        f = d->xfmt ? d->xfmt : 'x';
+    if (!sz)
+        sz = f == 'c' ? 'b' : d->xsize ? d->xsize : 'w';
+    unsigned size = sz == 'b' ? 1 : sz == 'h' ? 2 : sz == 'w' ? 4 : 8;
+    if (f == 'f' && size == 1) {
+        dbg_err("x/f needs a size of h (f16), w (f32) or g (f64).");
+        return;
+    }
+    int space;
+    uint64_t addr;
+    args = skip_ws(args);
+    if (!*args) {
+        if (!d->xhave) {
+            dbg_err("Argument required (starting address): x/NFU [smem|global|param|local] ADDRESS");
+            return;
+        }
+        space = d->xspace;
+        addr = d->xnext;
+    } else {
+        const char *rest;
+        if (dbg_parse_addr(d, args, DBG_SP_GENERIC, &space, &addr, &rest))
+            return;
+        if (*skip_ws(rest)) {
+            dbg_err("Junk after the address: \"%s\".", rest);
+            return;
+        }
+    }
+    d->xfmt = f;
+    d->xsize = sz;
+    size_t n = (size_t)count * size;
+    uint8_t *buf = malloc(n);
+    char why[256];
+    if (!buf)
+        return;
+    if (!dbg_read(d, space, addr, buf, n, why, sizeof why)) {
+        dbg_err("Cannot read %zu bytes: %s.", n, why);
+        free(buf);
+        return;
+    }
+    int per = size == 8 ? 2 : size == 4 ? 4 : 8;
+    if (f == 't')
+        per = size >= 4 ? 2 : 4;
+    int type = f != 'f' ? 0 : size == 2 ? IR_T_F16 : size == 4 ? IR_T_F32 : IR_T_F64;
+    for (unsigned long i = 0; i < count; i++) {
+        if (i % (unsigned long)per == 0) {
+            char note[96];
+            uint64_t a = addr + i * size;
+            sym_note(d, space, a, note, sizeof note);
+            printf("%s%s 0x%" PRIx64 "%s:", i ? "\n" : "", dbg_space_name(space), a, note);
+        }
+        uint64_t v = 0;
+        memcpy(&v, buf + i * size, size);
+        char s[80];
+        if (f == 'x')
+            snprintf(s, sizeof s, "0x%0*" PRIx64, (int)size * 2, v);
+        else
+            fmt_value(s, sizeof s, v, type, size * 8, f);
+        printf("\t%s", s);
+    }
+    putchar('\n');
+    free(buf);
+    d->xhave = true;
+    d->xspace = space;
+    d->xnext = addr + n;
+}
+
+/* ---- source ------------------------------------------------------------------------------- */
+
+static uint32_t cur_line(const dbg *d)
+{
+    uint32_t lanes, pc;
+    int f;
+    if (dbg_warp_next(d, d->cta, d->warp, &lanes, &f, &pc)) {
+        const ir_instr *in = instr_at(d, f, pc);
+        return in ? in->loc.line : 0;
+    }
+    return 0;
+}
+
+void dbg_cmd_list(dbg *d, const char *fmt, const char *args)
+{
+    (void)fmt;
+    uint32_t start, center = 0;
+    args = skip_ws(args);
+    if (*args) {
+        int f;
+        uint32_t pc;
+        char *end;
+        unsigned long v = strtoul(args, &end, 10);
+        if (isdigit((unsigned char)*args) && !*skip_ws(end))
+            center = (uint32_t)v;   /* a bare line lists around it even without an instruction */
+        else if (dbg_parse_location(d, args, &f, &pc))
+            return;
+        else
+            center = d->mod->funcs[f].instrs[pc].loc.line;
+        start = center > 5 ? center - 5 : 1;
+    } else if (d->list_next) {
+        start = d->list_next;
+    } else {
+        center = cur_line(d);
+        if (!center)
+            center = d->entry->ninstrs ? d->entry->instrs[0].loc.line : 1;
+        start = center > 5 ? center - 5 : 1;
+    }
+    if (start > d->nlines || center > d->nlines) {
+        dbg_err("Line number %u out of range; %s has %u lines.", center > d->nlines ? center : start,
+                base_name(d->mod->path ? d->mod->path : ""), d->nlines);
+        return;
+    }
+    uint32_t end = start + 9 < d->nlines ? start + 9 : d->nlines, here = cur_line(d);
+    for (uint32_t l = start; l <= end; l++) {
+        size_t len = 0;
+        const char *s = ir_source_line(d->mod, l, &len);
+        printf("%s%u\t%.*s\n", l == here ? "=> " : "   ", l, (int)len, s ? s : "");
+    }
+    d->list_next = end + 1;
+}
+
+static bool has_bp(const dbg *d, int func, uint32_t pc)
+{
+    for (size_t i = 0; i < d->nbps; i++)
+        if (d->bps[i].enabled && d->bps[i].func == func && d->bps[i].pc == pc)
+            return true;
+    return false;
+}
+
+void dbg_cmd_disas(dbg *d, const char *fmt, const char *args)
+{
+    (void)fmt;
+    args = skip_ws(args);
+    uint32_t lanes, here = UINT32_MAX, lo, hi;
+    int f = -1, hf = -1;
+    if (!dbg_warp_next(d, d->cta, d->warp, &lanes, &hf, &here))
+        hf = -1;
+    if (*args) {
+        const ir_function *fn = ir_find_function(d->mod, args);
+        if (!fn || fn->is_decl) {
+            dbg_err("No function named \"%s\".", args);
+            return;
+        }
+        f = (int)(fn - d->mod->funcs);
+        lo = 0;
+        hi = fn->ninstrs;
+    } else {
+        f = hf >= 0 ? hf : (int)(d->entry - d->mod->funcs);
+        uint32_t at = hf >= 0 ? here : 0;
+        lo = at > 8 ? at - 8 : 0;
+        hi = at + 9;
+    }
+    const ir_function *fn = &d->mod->funcs[f];
+    if (hi > fn->ninstrs)
+        hi = fn->ninstrs;
+    printf("Instructions of %s (pc, line):\n", fn->name);
+    for (uint32_t pc = lo; pc < hi; pc++) {
+        char txt[512];
+        ir_format_instr(d->mod, fn, &fn->instrs[pc], txt, sizeof txt);
+        bool cur = f == hf && pc == here;
+        printf("%s%s %4u  %-5u %s\n", cur ? "=>" : "  ", has_bp(d, f, pc) ? "*" : " ", pc, fn->instrs[pc].loc.line,
+               txt);
+    }
+}
+
+void dbg_info_line(dbg *d, const char *args)
+{
+    int f;
+    uint32_t pc, lanes;
+    args = skip_ws(args);
+    if (*args) {
+        if (dbg_parse_location(d, args, &f, &pc))
+            return;
+    } else if (!dbg_warp_next(d, d->cta, d->warp, &lanes, &f, &pc)) {
+        dbg_err("The selected warp has no position (not started, or every thread exited).");
+        return;
+    }
+    char where[256];
+    dbg_loc_str(d, f, pc, where, sizeof where);
+    printf("%s is pc %u of %s\n", where, pc, d->mod->funcs[f].name);
+}
+
+/* ---- info warps / registers ----------------------------------------------------------------- */
+
+void dbg_info_warps(dbg *d, const char *args)
+{
+    (void)args;
+    if (!need_resident(d))
+        return;
+    int ncta = interp_ncta(d->c);
+    for (int t = 0; t < ncta; t++) {
+        interp_cta_info ci;
+        if (interp_cta_get(d->c, t, &ci))
+            continue;
+        char cs[64];
+        cta_str(d, t, cs, sizeof cs);
+        printf("%s%s:\n", cs, ci.done ? " (every thread exited)" : "");
+        for (int w = 0; w < ci.nwarps; w++) {
+            interp_warp_info wi;
+            if (interp_warp_get(d->c, t, w, &wi))
+                continue;
+            uint32_t done = 0;
+            bool first = true;
+            for (int l = 0; l < wi.nlanes; l++) {
+                if (done >> l & 1)
+                    continue;
+                char st[160];
+                lane_state_str(d, t, w, l, st, sizeof st);
+                uint32_t g = 0;
+                for (int k = l; k < wi.nlanes; k++) {
+                    if (done >> k & 1)
+                        continue;
+                    char sk[160];
+                    lane_state_str(d, t, w, k, sk, sizeof sk);
+                    bool exited = wi.state[k] == INTERP_T_EXITED;
+                    if (!strcmp(sk, st) && (exited || (wi.func[k] == wi.func[l] && wi.pc[k] == wi.pc[l])))
+                        g |= 1u << k;
+                }
+                done |= g;
+                char ls[128], ws[32], where[256], pcs[32];
+                dbg_lanes_str(g, ls, sizeof ls);
+                snprintf(ws, sizeof ws, "warp %d", w);
+                if (wi.state[l] == INTERP_T_EXITED) {
+                    snprintf(pcs, sizeof pcs, "-");
+                    snprintf(where, sizeof where, "-");
+                } else {
+                    uint32_t pc = shown_pc(d, wi.func[l], wi.pc[l], wi.state[l]);
+                    snprintf(pcs, sizeof pcs, "pc %u", pc);
+                    dbg_loc_str(d, wi.func[l], pc, where, sizeof where);
+                }
+                printf("%s %-8s lanes %-10s %-7s %-20s %s\n", first && t == d->cta && w == d->warp ? "*" : " ",
+                       first ? ws : "", ls, pcs, where, st);
+                first = false;
+            }
+        }
+    }
+}
+
+void dbg_info_registers(dbg *d, const char *args)
+{
+    if (!need_resident(d))
+        return;
+    args = skip_ws(args);
+    if (*args == '%') {
+        for (const char *p = args; *p;) {
+            char name[64];
+            int lane;
+            size_t k = scan_reg(p, name, sizeof name, &lane);
+            if (!k) {
+                dbg_err("\"%s\" is not a register.", p);
+                return;
+            }
+            print_reg(d, name, lane, 0);
+            p = skip_ws(p + k);
+        }
+        return;
+    }
+    int lane = dbg_ref_lane(d);
+    if (*args) {
+        char *end;
+        long v = strtol(args, &end, 0);
+        if (end == args || *skip_ws(end) || v < 0 || v > 31) {
+            dbg_err("Usage: info registers [LANE | %%REG...]");
+            return;
+        }
+        lane = (int)v;
+    }
+    interp_warp_info wi;
+    if (interp_warp_get(d->c, d->cta, d->warp, &wi))
+        return;
+    if (lane >= wi.nlanes) {
+        dbg_err("Lane %d is outside the warp (lanes 0-%d).", lane, wi.nlanes - 1);
+        return;
+    }
+    int f = wi.func[lane];
+    if (f < 0)
+        return;
+    const ir_function *fn = &d->mod->funcs[f];
+    char cs[64];
+    cta_str(d, d->cta, cs, sizeof cs);
+    printf("%s warp %d lane %d, in %s:\n", cs, d->warp, lane, fn->name);
+    int col = 0;
+    for (uint32_t i = 0; i < fn->nregs; i++) {
+        uint64_t v;
+        if (!interp_reg_get(d->c, d->cta, d->warp, lane, i, &v))
+            continue;
+        char val[64], cell[128];
+        fmt_value(val, sizeof val, v, fn->regs[i].type, 0, 0);
+        snprintf(cell, sizeof cell, "%s = %s", fn->regs[i].name, val);
+        printf(col == 3 ? "  %s" : "  %-24s", cell);
+        if (++col == 4) {
+            putchar('\n');
+            col = 0;
+        }
+    }
+    if (col)
+        putchar('\n');
+}
+
+/* ---- mbarriers ------------------------------------------------------------------------------ */
+
+static void add_mb(dbg_mbar *v, size_t *n, size_t cap, int cta, uint32_t off)
+{
+    for (size_t i = 0; i < *n; i++)
+        if (v[i].cta == cta && v[i].off == off)
+            return;
+    if (*n < cap)
+        v[(*n)++] = (dbg_mbar){cta, off};
+}
+
+static int cmp_mb(const void *a, const void *b)
+{
+    const dbg_mbar *x = a, *y = b;
+    if (x->cta != y->cta)
+        return x->cta < y->cta ? -1 : 1;
+    return x->off < y->off ? -1 : x->off > y->off;
+}
+
+static void show_mbar(dbg *d, int cta, uint32_t off)
+{
+    interp_mbar mb;
+    char note[96], cs[64];
+    sym_note(d, DBG_SP_SHARED, off, note, sizeof note);
+    cta_str(d, cta, cs, sizeof cs);
+    if (!interp_mbar_get(d->c, cta, off, &mb)) {
+        printf("%s smem 0x%x%s: outside the CTA's shared memory\n", cs, off, note);
+        return;
+    }
+    if (!mb.initialised) {
+        printf("%s smem 0x%x%s: not initialised\n", cs, off, note);
+        return;
+    }
+    printf("%s smem 0x%x%s: phase parity %u, arrivals pending %u of %u, tx-count %d%s\n", cs, off, note, mb.phase,
+           mb.pending, mb.expected, mb.tx,
+           mb.tx > 0 ? " (bytes still expected)" : mb.tx < 0 ? " (bytes landed before their expect_tx)" : "");
+    /* who waits on it */
+    int ncta = interp_ncta(d->c);
+    for (int t = 0; t < ncta; t++) {
+        interp_cta_info ci;
+        if (interp_cta_get(d->c, t, &ci))
+            continue;
+        for (int w = 0; w < ci.nwarps; w++) {
+            uint32_t lanes[2] = {0, 0};
+            interp_warp_info wi;
+            if (interp_warp_get(d->c, t, w, &wi))
+                continue;
+            for (int l = 0; l < wi.nlanes; l++) {
+                interp_wait wt;
+                if (interp_lane_wait(d->c, t, w, l, &wt) && wt.state == INTERP_T_MBAR_POLL && wt.cta == cta &&
+                    wt.addr == off)
+                    lanes[wt.parity & 1] |= 1u << l;
+            }
+            for (int p = 0; p < 2; p++)
+                if (lanes[p]) {
+                    char ls[128], ts[64];
+                    cta_str(d, t, ts, sizeof ts);
+                    printf("    waited on by %s%s%swarp %d lanes %s for phase parity %d\n", ncta > 1 ? ts : "",
+                           ncta > 1 ? " " : "", "", w, dbg_lanes_str(lanes[p], ls, sizeof ls), p);
+                }
+        }
+    }
+    int nops = interp_ninflight(d->c);
+    for (int i = 0; i < nops; i++) {
+        interp_inflight op;
+        if (interp_inflight_get(d->c, i, &op) < 0 || !op.has_mbar || op.mbar != off || !(op.cta_mask >> cta & 1))
+            continue;
+        printf("    in flight: #%d %s, completes %u bytes on it\n", op.id, op.kind, op.bytes);
+    }
+}
+
+void dbg_info_mbarriers(dbg *d, const char *args)
+{
+    if (!need_resident(d))
+        return;
+    args = skip_ws(args);
+    if (*args) {
+        int space, owner;
+        uint64_t a;
+        uint32_t off;
+        const char *rest;
+        if (dbg_parse_addr(d, args, DBG_SP_SHARED, &space, &a, &rest))
+            return;
+        if (*skip_ws(rest)) {
+            dbg_err("Junk after the address: \"%s\".", rest);
+            return;
+        }
+        int irsp = space == DBG_SP_SHARED ? IR_SPACE_SHARED_CTA : space == DBG_SP_GENERIC ? IR_SPACE_NONE : -1;
+        if (irsp < 0 || !dbg_shared_of(d, d->cta, irsp, a, &owner, &off)) {
+            dbg_err("An mbarrier lives in shared memory: 0x%" PRIx64 " (%s) is not a shared address.", a,
+                    dbg_space_name(space));
+            return;
+        }
+        show_mbar(d, owner, off);
+        return;
+    }
+    size_t cap = d->nmbars + 256, n = 0;
+    dbg_mbar *v = calloc(cap, sizeof *v);
+    if (!v)
+        return;
+    for (size_t i = 0; i < d->nmbars; i++)
+        add_mb(v, &n, cap, d->mbars[i].cta, d->mbars[i].off);
+    int nops = interp_ninflight(d->c), ncta = interp_ncta(d->c);
+    for (int i = 0; i < nops; i++) {
+        interp_inflight op;
+        if (interp_inflight_get(d->c, i, &op) < 0 || !op.has_mbar)
+            continue;
+        for (int t = 0; t < ncta; t++)
+            if (op.cta_mask >> t & 1)
+                add_mb(v, &n, cap, t, op.mbar);
+    }
+    for (int t = 0; t < ncta; t++) {
+        interp_cta_info ci;
+        if (interp_cta_get(d->c, t, &ci))
+            continue;
+        for (int w = 0; w < ci.nwarps; w++)
+            for (int l = 0; l < 32; l++) {
+                interp_wait wt;
+                if (interp_lane_wait(d->c, t, w, l, &wt) && wt.state == INTERP_T_MBAR_POLL)
+                    add_mb(v, &n, cap, wt.cta, (uint32_t)wt.addr);
+            }
+    }
+    if (!n)
+        printf("No mbarrier initialised, waited on or completed by a copy yet (info mbarriers ADDRESS decodes "
+               "any shared word).\n");
+    qsort(v, n, sizeof *v, cmp_mb);
+    for (size_t i = 0; i < n; i++)
+        show_mbar(d, v[i].cta, v[i].off);
+    free(v);
+}
+
+/* ---- tensor maps ------------------------------------------------------------------------------ */
+
+static void decode_print(const uint8_t map[128], const char *what, bool title)
+{
+    tma_map m;
+    char why[512];
+    if (tma_decode(map, &m, why, sizeof why)) {
+        dbg_err("The 128 bytes at %s are not a valid tensor map: %s.", what, why);
+        return;
+    }
+    if (title)
+        printf("%s:\n", what);
+    tma_print(&m, stdout);
+}
+
+void dbg_info_tmaps(dbg *d, const char *args)
+{
+    args = skip_ws(args);
+    if (*args) {
+        int space;
+        uint64_t a;
+        const char *rest;
+        if (dbg_parse_addr(d, args, DBG_SP_GENERIC, &space, &a, &rest))
+            return;
+        if (*skip_ws(rest)) {
+            dbg_err("Junk after the address: \"%s\".", rest);
+            return;
+        }
+        uint8_t map[128];
+        char why[256], what[96];
+        if (!dbg_read(d, space, a, map, sizeof map, why, sizeof why)) {
+            dbg_err("Cannot read a tensor map: %s.", why);
+            return;
+        }
+        snprintf(what, sizeof what, "%s 0x%" PRIx64, dbg_space_name(space), a);
+        decode_print(map, what, true);
+        return;
+    }
+    const launch_case *lc = d->lc;
+    if (!lc->ntmaps) {
+        printf("The launch encodes no tensor maps (info tmaps ADDRESS decodes 128 bytes anywhere).\n");
+        return;
+    }
+    for (size_t i = 0; i < lc->ntmaps; i++) {
+        const launch_tmap *t = &lc->tmaps[i];
+        printf("tensor map %s: %s%s%s\n", t->name, t->status == TMA_SUCCESS ? "encoded (CUDA_SUCCESS)" :
+               t->status == -2 ? "not encoded" : "encode failed (CUDA_ERROR_INVALID_VALUE)",
+               t->why[0] ? ": " : "", t->why);
+        /* where the kernel sees it */
+        for (size_t k = 0; k < lc->nparams && k < d->entry->nparams; k++) {
+            const launch_param *p = &lc->params[k];
+            if (p->kind != LAUNCH_P_TMAP || strcmp(p->ref, t->name))
+                continue;
+            const ir_symbol *ps = &d->mod->syms[d->entry->params[k]];
+            printf("  kernel parameter %zu %s: param 0x%x (generic 0x%llx)\n", k, ps->name, ps->param_offset,
+                   (unsigned long long)(MEM_GENERIC_PARAM + ps->param_offset));
+        }
+        for (size_t b = 0; b < lc->nbuffers; b++) {
+            const launch_buffer *lb = &lc->buffers[b];
+            for (size_t k = 0; lb->init == LAUNCH_INIT_TMAPS && k < lb->ntmaps; k++)
+                if (!strcmp(lb->tmaps[k], t->name))
+                    printf("  in buffer %s at global 0x%llx\n", lb->name, (unsigned long long)(lb->addr + 128 * k));
+        }
+        if (t->status == TMA_SUCCESS)
+            decode_print(t->map, t->name, false);
+    }
+}
+
+/* ---- async ------------------------------------------------------------------------------------- */
+
+static const char *policy_name(interp_policy p)
+{
+    return p == INTERP_COMPLETE_EAGER ? "eager: copies land at issue"
+           : p == INTERP_COMPLETE_RANDOM ? "random: copies land out of order, in chunks"
+                                         : "deferred: copies land when no warp can run";
+}
+
+static void space_addr(const dbg *d, int irsp, uint64_t a, int cta, uint32_t mask, char *buf, size_t n)
+{
+    char note[96], ls[64];
+    if (irsp == IR_SPACE_GLOBAL) {
+        const mem_alloc *al = d->g ? mem_global_find(d->g, a) : NULL;
+        if (al && al->name)
+            snprintf(buf, n, "global 0x%" PRIx64 " <%s+%" PRIu64 ">", a, al->name, a - al->base);
+        else
+            snprintf(buf, n, "global 0x%" PRIx64, a);
+        return;
+    }
+    sym_note(d, DBG_SP_SHARED, a, note, sizeof note);
+    if (mask && interp_ncta(d->c) > 1)
+        snprintf(buf, n, "smem 0x%" PRIx64 "%s of CTA ranks %s", a, note, dbg_lanes_str(mask, ls, sizeof ls));
+    else if (cta >= 0 && interp_ncta(d->c) > 1)
+        snprintf(buf, n, "smem 0x%" PRIx64 "%s of CTA rank %d", a, note, cta);
+    else
+        snprintf(buf, n, "smem 0x%" PRIx64 "%s", a, note);
+}
+
+void dbg_info_async(dbg *d, const char *args)
+{
+    (void)args;
+    if (!d->c || d->state == DBG_IDLE) {
+        printf("No asynchronous operations in flight (the kernel has not started).\n");
+        return;
+    }
+    int n = interp_ninflight(d->c);
+    if (!n) {
+        printf("No asynchronous operations in flight.\n");
+        return;
+    }
+    printf("%d asynchronous operation%s in flight (completion %s):\n", n, n == 1 ? "" : "s", policy_name(d->policy));
+    for (int i = 0; i < n; i++) {
+        interp_inflight op;
+        if (interp_inflight_get(d->c, i, &op) < 0)
+            continue;
+        char src[160], dst[160], where[256];
+        dbg_loc_str(d, op.func, op.pc, where, sizeof where);
+        printf("  #%d %s, %u bytes", op.id, op.kind, op.bytes);
+        if (op.dst_space != IR_SPACE_NONE) {
+            space_addr(d, op.src_space, op.src, op.src_cta, 0, src, sizeof src);
+            space_addr(d, op.dst_space, op.dst, op.dst_cta, op.cta_mask, dst, sizeof dst);
+            if (op.map) {
+                printf(": tensor at global 0x%" PRIx64 ", box at {", op.map->global_address);
+                for (int k = 0; k < op.dim; k++)
+                    printf("%s%d", k ? ", " : "", op.coords[k]);
+                printf("} %s %s", op.src_space == IR_SPACE_GLOBAL ? "->" : "<-",
+                       op.src_space == IR_SPACE_GLOBAL ? dst : src);
+            } else {
+                printf(": %s -> %s", src, dst);
+            }
+        }
+        putchar('\n');
+        if (op.has_mbar) {
+            char note[96];
+            sym_note(d, DBG_SP_SHARED, op.mbar, note, sizeof note);
+            printf("     completes tx on mbarrier smem 0x%x%s\n", op.mbar, note);
+        } else if (op.bulk_group) {
+            printf("     tracked by bulk group %u of its thread (cp.async.bulk.wait_group)\n", op.group);
+        }
+        printf("     issued by CTA slot %d warp %d lane %d at %s\n", op.cta, op.warp, op.lane, where);
+    }
+}
+
+/* ---- launch ----------------------------------------------------------------------------------- */
+
+void dbg_info_launch(dbg *d, const char *args)
+{
+    (void)args;
+    const launch_case *lc = d->lc;
+    const interp_launch *l = &d->l;
+    printf("case %s (%s)\n", lc->name, lc->origin ? lc->origin : "?");
+    printf("kernel %s in %s\n", d->entry->name, d->mod->path ? d->mod->path : "?");
+    printf("grid (%u,%u,%u), block (%u,%u,%u), cluster (%u,%u,%u), dynamic shared memory %u bytes\n", l->grid[0],
+           l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2], l->cluster[0] ? l->cluster[0] : 1,
+           l->cluster[1] ? l->cluster[1] : 1, l->cluster[2] ? l->cluster[2] : 1, l->dyn_smem);
+    printf("completion %s\n", policy_name(d->policy));
+    for (size_t i = 0; i < lc->nbuffers; i++)
+        printf("  buffer %-12s global 0x%" PRIx64 ", %" PRIu64 " bytes\n", lc->buffers[i].name, lc->buffers[i].addr,
+               lc->buffers[i].bytes);
+    for (size_t i = 0; i < d->nsyms; i++) {
+        const dbg_sym *s = &d->syms[i];
+        if (s->space == DBG_SP_PARAM)
+            continue;
+        printf("  variable %-10s %s 0x%" PRIx64 ", %" PRIu64 " bytes%s%s%s\n", s->shortname ? s->shortname : s->name,
+               dbg_space_name(s->space), s->addr, s->size, s->shortname ? " (" : "", s->shortname ? s->name : "",
+               s->shortname ? ")" : "");
+    }
+    const char *st = d->state == DBG_IDLE ? "not started" : d->state == DBG_STOPPED ? "stopped" : "finished";
+    printf("state: %s, %" PRIu64 " warp instructions executed\n", st, d->c ? interp_clock(d->c) : 0);
+}

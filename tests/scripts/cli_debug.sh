@@ -1,0 +1,316 @@
+#!/bin/sh
+# cli_debug.sh — `ptxi debug` driven by command scripts on stdin (no TTY,
+# no prompt): breakpoints by line/label/function, the stop report, info
+# warps, registers in every lane, shared/global memory, mbarrier state,
+# the TMA copy in flight before it lands and a watchpoint that sees it
+# land, tensor-map decoding, step/next/until over a call and a loop, a
+# deadlock and a fault examined post mortem, the PASS/FAIL verdict and the
+# exit status, command errors, and the command-line options.
+# One PASS/FAIL line per check (tests/run.sh protocol).
+PTXI=${PTXI:-build/ptxi}
+T=${TMPDIR:-/tmp}/ptxi-cli-debug.$$
+mkdir -p "$T"
+trap 'rm -rf "$T"' EXIT
+
+ok() { echo "PASS debug/$1"; }
+bad() { echo "FAIL debug/$1: $2"; }
+TILE=samples/tma_tile2d.json
+CALLS=tests/launch/debug/calls.json
+DEADLOCK=tests/launch/broken/missing_arrive.json
+FAULT=tests/launch/broken/wrong_parity.json
+
+# session NAME FILE [ptxi debug args...] < commands: output in $T/NAME.out, status in $T/NAME.rc
+session() {
+    name=$1; shift
+    "$PTXI" debug "$@" > "$T/$name.out" 2>&1
+    echo $? > "$T/$name.rc"
+}
+# has CHECK SESSION TEXT: the session's output contains TEXT (a fixed string, may span lines)
+has() {
+    if grep -qF -- "$3" "$T/$2.out" 2>/dev/null ||
+       { case "$3" in *"
+"*) tr '\n' '\001' < "$T/$2.out" | grep -qF -- "$(printf '%s' "$3" | tr '\n' '\001')" ;; *) false ;; esac; }
+    then ok "$1"; else bad "$1" "output of '$2' lacks [$3]: $(head -c 600 "$T/$2.out")"; fi
+}
+lacks() {
+    if grep -qF -- "$3" "$T/$2.out"; then bad "$1" "output of '$2' has [$3]"; else ok "$1"; fi
+}
+status() {
+    rc=$(cat "$T/$2.rc")
+    if [ "$rc" -eq "$3" ]; then ok "$1"; else bad "$1" "exit status $rc, want $3; output: $(tail -c 400 "$T/$2.out")"; fi
+}
+
+# ---- the sample: stop at the bar.sync after the TMA is issued ----------------------
+session tile $TILE <<'EOF'
+info warps
+b 59
+b WAIT_0
+info breakpoints
+run
+info warps
+info async
+info mbarriers
+p %r18
+p %r5
+p %p1
+p %r18 5
+p/x %r7[0]
+x/4fw tile
+x/2xw smem 0x400
+info tmaps
+info tmaps %rd4
+info registers 5
+list
+step
+info warps
+delete
+watch smem tile 4
+continue
+x/4fw tile
+x/4fw smem 0x410
+info mbarriers
+continue
+EOF
+has before_run tile "The kernel is not running yet: no CTA is resident."
+has break_line tile "Breakpoint 1 at tma_tile2d.ptx:59 (pc 15 of tma_tile2d)"
+has break_label tile "Breakpoint 2 at tma_tile2d.ptx:65 (pc 17 of tma_tile2d)"
+has info_breakpoints tile "2    breakpoint  y    tma_tile2d.ptx:65 (pc 17 of tma_tile2d)"
+has break_hit tile "Breakpoint 1, CTA (0,0,0) warp 0 lanes 0-31 at tma_tile2d.ptx:59 (pc 15)
+59		bar.sync 	0;"
+has info_warps tile "* warp 0   lanes 0-31       pc 15   tma_tile2d.ptx:59    ready
+  warp 1   lanes 0-31       pc 0    tma_tile2d.ptx:33    ready"
+has async_in_flight tile "1 asynchronous operation in flight (completion deferred: copies land when no warp can run):
+  #1 TMA load, 512 bytes: tensor at global 0x7f0000000000, box at {16, 8} -> smem 0x400 <tile>
+     completes tx on mbarrier smem 0x600 <bar>
+     issued by CTA slot 0 warp 0 lane 0 at tma_tile2d.ptx:55"
+has mbarrier_before_landing tile "CTA (0,0,0) smem 0x600 <bar>: phase parity 0, arrivals pending 0 of 1, tx-count 512 (bytes still expected)
+    in flight: #1 TMA load, completes 512 bytes on it"
+has reg_table tile "%r18 (.b32, warp 0):
+  lanes  0-7 :  0  1  2  3  4  5  6  7
+  lanes  8-15:  8  9 10 11 12 13 14 15"
+has reg_uniform tile "%r5 (.b32, warp 0) = 16 (all 32 lanes)"
+has reg_pred tile "%p1 (.pred, warp 0) = 1 in lanes 1-31; 0 in lane 0"
+has reg_lane tile "%r18[5] (.b32) = 5"
+has reg_hex_lane tile "%r7[0] (.b32) = 0x600"
+has tile_before_landing tile "smem 0x400 <tile>:	0	0	0	0"
+has x_hex tile "smem 0x400 <tile>:	0x00000000	0x00000000"
+has tmap_launch tile "tensor map tm: encoded (CUDA_SUCCESS)
+  kernel parameter 0 tma_tile2d_param_0: param 0x0 (generic 0x7c0000000000)
+tensor map: tiled, FLOAT32 (32-bit elements), rank 2
+  global address   0x7f0000000000"
+has tmap_box tile "  box dim          {16, 8}"
+has tmap_at_register tile "generic 0x7c0000000000:
+tensor map: tiled, FLOAT32 (32-bit elements), rank 2"
+has info_registers tile "CTA (0,0,0) warp 0 lane 5, in tma_tile2d:"
+has info_registers_value tile "%r18 = 5"
+has list_marks_current tile "=> 59		bar.sync 	0;"
+has step_to_barrier tile "CTA (0,0,0) warp 0 lanes 0-31 at tma_tile2d.ptx:59 (pc 15), waiting at barrier 0 (bar.sync)"
+has info_warps_waiting tile "* warp 0   lanes 0-31       pc 15   tma_tile2d.ptx:59    waiting at barrier 0 (bar.sync)"
+has watch_landing tile "Watchpoint 3: smem 0x400 (4 bytes, CTA slot 0)
+
+Old value = 0x00000000 (0)
+New value = 0x444c0000 (1145831424)
+(written by asynchronous operation #1 landing)"
+has tile_after_landing tile "smem 0x400 <tile>:	816	817	818	819"
+has tile_row_after_landing tile "smem 0x410 <tile+16>:	820	821	822	823"
+has mbarrier_after_landing tile "CTA (0,0,0) smem 0x600 <bar>: phase parity 1, arrivals pending 1 of 1, tx-count 0"
+has waiters tile "    waited on by warp 0 lanes 0-31 for phase parity 0"
+has finished tile "Kernel tma_tile2d finished after"
+has verdict_pass tile "PASS tma_tile2d"
+lacks no_prompt tile "(ptxi)"
+status exit_pass tile 0
+
+# ---- completion policy: eager lands the copy at issue ---------------------------------
+session eager $TILE --complete=eager <<'EOF'
+b 59
+r
+info async
+info mbarriers
+EOF
+has eager_nothing_in_flight eager "No asynchronous operations in flight."
+has eager_phase_done eager "smem 0x600 <bar>: phase parity 1"
+status eager_quit_before_end eager 0
+
+# ---- a deadlock, examined post mortem -------------------------------------------------
+session deadlock $DEADLOCK <<'EOF'
+run
+info warps
+info mbarriers
+warp 1
+p %r13
+continue
+EOF
+has deadlock_report deadlock "Kernel stopped: deadlock: every thread waits and nothing in flight can wake one"
+has deadlock_where deadlock "CTA (0,0,0) warp 0 lanes 0-31 at broken.ptx:412 (pc 19), waiting on mbarrier smem 0x600 <bar> for phase parity 0"
+has deadlock_verdict deadlock "FAIL missing_arrive: deadlock: every thread waits"
+has deadlock_warps deadlock "  warp 1   lanes 0-31       pc 19   broken.ptx:412       waiting on mbarrier smem 0x600 <bar> for phase parity 0"
+has deadlock_mbarrier deadlock "CTA (0,0,0) smem 0x600 <bar>: phase parity 0, arrivals pending 1 of 1, tx-count 0
+    waited on by warp 0 lanes 0-31 for phase parity 0
+    waited on by warp 1 lanes 0-31 for phase parity 0"
+has deadlock_select deadlock "Switched to CTA (0,0,0) warp 1 lanes 0-31 at broken.ptx:412"
+has deadlock_register deadlock "%r13 (.b32, warp 1) = 1536 (all 32 lanes)"
+has deadlock_no_continue deadlock "The kernel is not running (it has stopped). Use \`run\` to start it again."
+status deadlock_exit deadlock 1
+
+# ---- a fault: the faulting warp is selected, the copy is still in flight ---------------
+session fault $FAULT <<'EOF'
+r
+info async
+x/4fw smem 0x480
+EOF
+has fault_report fault "Kernel stopped: fault: data race: "
+has fault_report_what fault "reads 4 byte(s) at shared 0x480 of CTA rank 0 while an asynchronous operation still writes them"
+has fault_selects_culprit fault "CTA (0,0,0) warp 1 lanes 0-31 at broken.ptx:249 (pc 28)
+249		ld.shared.f32 	%f1, [%r17];"
+has fault_async fault "  #1 TMA load, 512 bytes: tensor at global 0x7f0000000000, box at {16, 8} -> smem 0x400 <tile>"
+has fault_smem_unwritten fault "smem 0x480 <tile+128>:	0	0	0	0"
+status fault_exit fault 1
+
+# ---- calls, loops, watchpoints on instructions, tbreak, set var -----------------------
+session calls $CALLS <<'EOF'
+b 31
+r
+next
+run
+step
+info registers
+p %t1
+finish_is_not_a_command
+n 3
+n
+delete
+watch smem acc+12
+c
+tbreak 42
+c
+info breakpoints
+until
+delete
+b 48
+c
+set var %r7[1] = 1000
+delete
+c
+EOF
+has next_over_call calls "CTA (0,0,0) warp 0 lanes 0-31 at calls.ptx:32 (pc 4)"
+has restart calls "Restarting calls from the beginning (buffers re-initialised)."
+has step_into_call calls "CTA (0,0,0) warp 0 lanes 0-31 at calls.ptx:12 (pc 0 in twice)"
+has regs_in_callee calls "CTA (0,0,0) warp 0 lane 0, in twice:"
+has undefined_command calls 'Undefined command: "finish_is_not_a_command" (try `help`).'
+has back_in_caller calls "at calls.ptx:32 (pc 4)
+32		ld.param.b32 	%r2, [rv0];"
+has tbreak_hit calls "Temporary breakpoint 3, CTA (0,0,0) warp 0 lanes 0-31 at calls.ptx:42 (pc 12)"
+has tbreak_deleted calls "Num  Type        Enb  Where
+2    watchpoint  y    smem 0x40c (4 bytes, CTA slot 0), hit 1 time"
+has until_leaves_loop calls "CTA (0,0,0) warp 0 lanes 0-31 at calls.ptx:43 (pc 13)"
+has watch_store calls "Watchpoint 2: smem 0x40c (4 bytes, CTA slot 0)
+
+Old value = 0x00000000 (0)
+New value = 0x00000006 (6)"
+has set_var calls "%r7[1] (.b32) = 1000"
+has verdict_fail calls "FAIL calls: 1 buffer differs
+    buffer out differs from calls.out.bin in 2 bytes:
+    out+0x84 (132): got 0xe8, want 0x42"
+status exit_fail calls 1
+
+# ---- errors are messages, never crashes ------------------------------------------------
+session errors $TILE <<'EOF'
+foo
+b
+b 9999
+b nosuch
+b other.ptx:59
+b *999
+delete 77
+p
+p/z %r1
+x/4xw smem 0x400
+x/4xw 0x400
+x/4qw tensor
+x/fb tensor
+x/4fw tensor+8188
+watch param 0
+info nosuch
+list 9999
+step 0
+continue 3
+b 59
+r
+warp 9
+warp 1,0,0 0
+lane 40
+p %nosuch
+p %r5 40
+x/4xw smem 0xfffffff0
+info mbarriers global 0x10
+info tmaps smem tile
+x/2fw tensor+8
+s/x
+help zz
+q
+p %r5
+EOF
+has err_undefined errors 'Undefined command: "foo" (try `help`).'
+has err_break_arg errors "Argument required (a location: LINE, FILE:LINE, FUNCTION, LABEL or *PC)."
+has err_break_line errors "No instruction at or after line 9999 of tma_tile2d.ptx."
+has err_break_name errors 'No line, function or label named "nosuch".'
+has err_break_file errors "No source file named other.ptx (the kernel's source is tma_tile2d.ptx)."
+has err_break_pc errors "tma_tile2d has 34 instructions; there is no pc 999."
+has err_delete errors "No breakpoint or watchpoint number 77."
+has err_print_fmt errors 'Bad format "/z": print takes /x /d /u /o /t /f or /c.'
+has err_smem_not_started errors "Cannot read 16 bytes: no CTA is resident (the kernel has not started)."
+has err_global_hint errors "global 0x400 is not in any buffer (info launch lists them; for shared memory say \`smem 0x400\`)"
+has err_x_letter errors "Bad format letter 'q'"
+has err_x_float_byte errors "x/f needs a size of h (f16), w (f32) or g (f64)."
+has err_x_past_buffer errors "runs past the end of buffer tensor"
+has err_watch_space errors "watch: only shared (smem ADDRESS) and global memory can be watched."
+has err_info errors 'Undefined info subcommand "nosuch" (try `info`).'
+has err_list errors "Line number 9999 out of range; tma_tile2d.ptx has 91 lines."
+has err_count errors '"0" is not a positive count.'
+has err_continue_arg errors "continue takes no argument here"
+has err_warp errors 'Warp "9" is not 0..3.'
+has err_cta errors "CTA (1,0,0) is not resident"
+has err_lane errors "Usage: lane N (0..31) | lane auto"
+has err_reg errors "No register %nosuch in tma_tile2d"
+has err_reg_lane errors "Lane 40 is outside the warp (lanes 0-31)."
+has err_smem_range errors "is outside the CTA's shared memory (0x680 bytes, the first 0x400 reserved)."
+has err_mbar_space errors "An mbarrier lives in shared memory"
+has err_not_a_tmap errors "The 128 bytes at smem 0x400 are not a valid tensor map:"
+has x_global_float errors "global 0x7f0000000008 <tensor+8>:	2	3"
+has err_step_fmt errors "step takes no /FORMAT."
+has err_help errors 'Undefined command "zz" (try `help`).'
+lacks quit_stops_reading errors "%r5 (.b32"
+status errors_exit errors 0
+
+# ---- command line ---------------------------------------------------------------------------
+"$PTXI" debug $TILE -ex 'b 59' -ex run -ex 'info async' --batch > "$T/batch.out" 2>&1; echo $? > "$T/batch.rc"
+has batch_ex batch "#1 TMA load, 512 bytes"
+lacks batch_no_banner batch "help\` lists the commands"
+status batch_exit batch 0
+printf 'b 59\nr\n' > "$T/cmds"
+printf 'info async\n' | "$PTXI" debug $TILE -x "$T/cmds" --echo > "$T/xfile.out" 2>&1; echo $? > "$T/xfile.rc"
+has x_file_then_stdin xfile "(ptxi) b 59
+Breakpoint 1 at tma_tile2d.ptx:59 (pc 15 of tma_tile2d)
+(ptxi) r"
+has stdin_after_x xfile "(ptxi) info async
+1 asynchronous operation in flight"
+printf 'c\n' | "$PTXI" debug --filter tight tests/launch/async/cases.jsonl > "$T/filter.out" 2>&1; echo $? > "$T/filter.rc"
+has filter_case filter "PASS poll_bound_tight"
+status filter_exit filter 0
+"$PTXI" debug tests/launch/async/cases.jsonl < /dev/null > "$T/many.out" 2>&1; echo $? > "$T/many.rc"
+has many_cases many "holds 2 cases; pick one with --filter NAME: poll_bound_tight poll_token_bulk"
+status many_exit many 2
+"$PTXI" debug --filter nothing tests/launch/async/cases.jsonl < /dev/null > "$T/nomatch.out" 2>&1; echo $? > "$T/nomatch.rc"
+has filter_no_match nomatch 'no case of tests/launch/async/cases.jsonl has a name containing "nothing"'
+"$PTXI" debug samples/tma_tile2d.ptx < /dev/null > "$T/ptx.out" 2>&1; echo $? > "$T/ptx.rc"
+has ptx_input ptx "give a launch file"
+status ptx_exit ptx 2
+"$PTXI" debug $TILE --bogus < /dev/null > "$T/opt.out" 2>&1; echo $? > "$T/opt.rc"
+has unknown_option opt "ptxi debug: unknown option '--bogus'"
+status unknown_option_exit opt 2
+printf 'help\n' | "$PTXI" debug $TILE > "$T/help.out" 2>&1; echo $? > "$T/help.rc"
+for c in "run, r" "continue, c" "step, s" "next, n" "break, b" "watch" "delete, d" "info, i" "warp" \
+         "list, l" "print, p" "x " "quit, q"; do
+    has "help_lists_${c%%,*}" help "  $c"
+done
+status eof_quits help 0
