@@ -1478,8 +1478,8 @@ static void show_mbar(dbg *d, int cta, uint32_t off)
                 if (lanes[p]) {
                     char ls[128], ts[64];
                     cta_str(d, t, ts, sizeof ts);
-                    printf("    waited on by %s%s%swarp %d lanes %s for phase parity %d\n", ncta > 1 ? ts : "",
-                           ncta > 1 ? " " : "", "", w, dbg_lanes_str(lanes[p], ls, sizeof ls), p);
+                    printf("    waited on by %s%swarp %d lanes %s for phase parity %d\n", ncta > 1 ? ts : "",
+                           ncta > 1 ? " " : "", w, dbg_lanes_str(lanes[p], ls, sizeof ls), p);
                 }
         }
     }

@@ -5,8 +5,10 @@
  * integer is exact), then rounded once to the target format's significand
  * and exponent range under the PTX rounding mode.  Rounding once from the
  * exact value avoids the double-rounding errors of going f64 -> f32 -> f16.
- * NaN handling is left to the callers (the GPU writes canonical NaNs).
- * (interp/numeric.h, when present, is the numerics engineer's fuller set.)
+ * The rounders take no NaN; the helpers at the end of this header give the
+ * NaN encodings (and the other choices) the H100 makes.
+ * (interp/numeric.h declares a fuller numerics API that nothing implements
+ * yet; exec.c uses this header.)
  */
 #ifndef PTXI_INTERP_FP_H
 #define PTXI_INTERP_FP_H

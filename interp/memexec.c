@@ -394,10 +394,85 @@ static int exec_addrconv(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame
     return 0;
 }
 
+/* ---- cp.async (sm_80 non-bulk asynchronous copies) ------------------------------------
+ *
+ * cp.async.{ca,cg}.shared{::cta}.global [dst], [src], cp-size{, src-size | ignore-src}
+ * copies cp-size (4, 8 or 16) bytes, the bytes past src-size (or all of them
+ * when the ignore-src predicate is true) as zeros.  ptxi completes the copy
+ * when it is issued, so cp.async.commit_group / wait_group / wait_all have
+ * nothing left to wait for, and cp.async.mbarrier.arrive's arrive-on (made
+ * when all of the thread's earlier cp.async have completed) happens at once:
+ * with .noinc it is one of the phase's expected arrivals; without, the pending
+ * count is first raised by one, so the net effect is none. */
+static int exec_cp_async(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, uint32_t exec)
+{
+    char wb[96];
+    if (in->op != IR_OP_CP_ASYNC && in->op != IR_OP_CP_ASYNC_MBARRIER_ARRIVE)
+        return 0;                       /* commit_group, wait_group, wait_all */
+    if (in->op == IR_OP_CP_ASYNC_MBARRIER_ARRIVE) {
+        FOR_LANES(exec, l) {
+            int sp;
+            uint64_t a = ip_addr(c, w, f, in, 0, l, &sp);
+            ip_ptr p = ip_resolve(c, w, (int)l, space_norm(sp), a, 8, 8, NULL);
+            if (!p.p)
+                return c->res.status;
+            uint64_t word;
+            char why[256];
+            memcpy(&word, p.p, 8);
+            if (!(word >> 62 & 1))   /* as in exec_mbar: bit 62 marks an initialised mbarrier */
+                return ip_error(c, INTERP_FAULT, w, (int)l, c->xfunc, c->xpc,
+                                "%s on an mbarrier that is not initialised (mbarrier at shared 0x%x of CTA rank %d)",
+                                ip_instr_what(c, wb, sizeof wb), p.soff, p.cta);
+            if (!ir_has(in, IR_M_NOINC))
+                continue;
+            if (ip_mbar_arrive(&word, 1, false, false, 0, NULL, why, sizeof why))
+                return ip_error(c, INTERP_FAULT, w, (int)l, c->xfunc, c->xpc, "%s (mbarrier at shared 0x%x of CTA rank %d)",
+                                why, p.soff, p.cta);
+            memcpy(p.p, &word, 8);
+            c->effects++;
+        }
+        return 0;
+    }
+    const ir_function *fn = ip_func(c, f->func);
+    int nopd = in->nopd - (ir_has(in, IR_M_L2_CACHE_HINT) ? 1 : 0);
+    FOR_LANES(exec, l) {
+        uint32_t cp = (uint32_t)ip_opd(c, w, f, in, 2, l), n = cp;
+        if (cp != 4 && cp != 8 && cp != 16)
+            return ip_error(c, INTERP_FAULT, w, (int)l, c->xfunc, c->xpc, "%s: cp-size %u (must be 4, 8 or 16)",
+                            ip_instr_what(c, wb, sizeof wb), cp);
+        if (nopd > 3) {
+            const ir_operand *o = &in->opd[3];
+            uint64_t v = ip_opd(c, w, f, in, 3, l);
+            bool pred = o->kind == IR_OPD_REG && o->u.reg < fn->nregs && fn->regs[o->u.reg].type == IR_T_PRED;
+            n = pred ? (v ? 0 : cp) : (v < cp ? (uint32_t)v : cp);
+        }
+        int dsp, ssp;
+        uint64_t da = ip_addr(c, w, f, in, 0, l, &dsp), sa = ip_addr(c, w, f, in, 1, l, &ssp);
+        ip_ptr d = ip_resolve(c, w, (int)l, dsp == IR_SPACE_NONE ? IR_SPACE_SHARED_CTA : space_norm(dsp), da, cp, cp, NULL);
+        if (!d.p)
+            return c->res.status;
+        if (c->nops && d.cta >= 0 && ip_async_smem_race(c, w, (int)l, d.cta, d.soff, cp, true, race_what(in, wb, sizeof wb)))
+            return c->res.status;
+        uint8_t buf[16] = { 0 };
+        if (n) {
+            ip_ptr s = ip_resolve(c, w, (int)l, in->space2 ? space_norm(in->space2) : IR_SPACE_GLOBAL, sa, n, cp, NULL);
+            if (!s.p)
+                return c->res.status;
+            memcpy(buf, s.p, n);
+        }
+        memcpy(d.p, buf, cp);
+        ip_note_write(c, da, cp);
+    }
+    return 0;
+}
+
 int ip_exec_mem(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, uint32_t group, uint32_t exec)
 {
     (void)group;
     switch (in->op) {
+    case IR_OP_CP_ASYNC: case IR_OP_CP_ASYNC_COMMIT_GROUP: case IR_OP_CP_ASYNC_WAIT_GROUP:
+    case IR_OP_CP_ASYNC_WAIT_ALL: case IR_OP_CP_ASYNC_MBARRIER_ARRIVE:
+        return exec_cp_async(c, w, in, f, exec);
     case IR_OP_LD: case IR_OP_LDU: return exec_ld(c, w, in, f, exec);
     case IR_OP_ST: return exec_st(c, w, in, f, exec);
     case IR_OP_ATOM: case IR_OP_RED: return exec_atom(c, w, in, f, exec);

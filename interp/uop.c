@@ -235,13 +235,13 @@ static int lower_one(lower *lw, const ir_instr *in, ip_uop *u)
             return srcs(lw, in, 2, t, u) ? IP_U_FSUB : 0;
         return 0;
     case IR_OP_MUL:
-        if (plain_int)
+        if (plain_int && (!ir_has(in, IR_M_WIDE) || bits <= 32))
             return srcs(lw, in, 2, t, u) ? (ir_has(in, IR_M_WIDE) ? IP_U_MULW : IP_U_MUL) : 0;
         if (plain_f32)
             return srcs(lw, in, 2, t, u) ? IP_U_FMUL : 0;
         return 0;
     case IR_OP_MAD:
-        if (plain_int)
+        if (plain_int && (!ir_has(in, IR_M_WIDE) || bits <= 32))
             return srcs(lw, in, 3, t, u) ? (ir_has(in, IR_M_WIDE) ? IP_U_MADW : IP_U_MAD) : 0;
         return 0;
     case IR_OP_FMA:
@@ -710,7 +710,8 @@ static bool global_ptrs(interp_ctx *c, const ip_uop *u, const uint64_t *R, uint3
 static bool run_mem(interp_ctx *c, const ip_uop *u, uint64_t *R, uint32_t ex)
 {
     uint8_t *ptr[IP_WARP];
-    if (!global_ptrs(c, u, R, ex, ptr))
+    /* with copies in flight, exec_ld / exec_st decide (race checks) */
+    if (c->nops || !global_ptrs(c, u, R, ex, ptr))
         return false;
     const unsigned bits = u->bits;
     if (u->kind == IP_U_LDG) {

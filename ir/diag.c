@@ -4,9 +4,15 @@
  * hook (tests capture messages that way).
  */
 #include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "ir/ir.h"
 
+#define IR_DIAG_MAX_SHOWN 100
+
+/* The source line of `loc` and a caret under its column, appended to out
+ * (stderr is unbuffered: the caller writes everything at once). */
 static void diag_quote(const ir_diag *d, ir_loc loc, FILE *out)
 {
     if (!d->src || loc.line == 0)
@@ -22,7 +28,8 @@ static void diag_quote(const ir_diag *d, ir_loc loc, FILE *out)
     size_t n = (size_t)((nl ? nl : end) - p);
     if (n && p[n - 1] == '\r')
         n--;
-    fprintf(out, "%.*s\n", (int)n, p);
+    fwrite(p, 1, n, out);
+    fputc('\n', out);
     /* Keep tabs so the caret lines up under the same column in a terminal. */
     for (uint32_t c = 1; c < loc.col && c - 1 < n; c++)
         fputc(p[c - 1] == '\t' ? '\t' : ' ', out);
@@ -45,6 +52,24 @@ void ir_diag_error(ir_diag *d, const char *file, ir_loc loc, const char *fmt, ..
         d->emit(d, file, loc, "error", msg);
         return;
     }
-    fprintf(stderr, "%s:%u:%u: error: %s\n", file, loc.line, loc.col, msg);
-    diag_quote(d, loc, stderr);
+    /* Like clang's -ferror-limit: a garbage input can make thousands of
+     * errors, each quoting its line; the count still includes them all. */
+    if (d->nerrors > IR_DIAG_MAX_SHOWN) {
+        if (d->nerrors == IR_DIAG_MAX_SHOWN + 1)
+            fprintf(stderr, "%s: note: more than %d errors; the rest are not shown\n", file,
+                    IR_DIAG_MAX_SHOWN);
+        return;
+    }
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    if (!out) {
+        fprintf(stderr, "%s:%u:%u: error: %s\n", file, loc.line, loc.col, msg);
+        return;
+    }
+    fprintf(out, "%s:%u:%u: error: %s\n", file, loc.line, loc.col, msg);
+    diag_quote(d, loc, out);
+    fclose(out);
+    fwrite(text, 1, len, stderr);
+    free(text);
 }

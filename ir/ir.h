@@ -150,6 +150,12 @@ typedef struct ir_operand {
     uint8_t neg;     /* !%p predicate negation as an operand; '-' on reg (rare) */
     uint8_t vsel;    /* .x/.y/.z/.w or .b0.. selector on a register, 0 = none */
     uint8_t type;    /* optional per-operand type (e.g. call arguments), IR_T_NONE */
+    uint16_t xsel;   /* SIMD video selector/mask on a register (vadd2 %r1.h10,
+                        vmax4 %r2.b3210), 0 = none: bit 15 'b' (else 'h'),
+                        bits 12-14 the digit count (1-4), bits 0-11 the digits,
+                        3 bits each, the first written in the highest slot.
+                        Byte/half selectors of one digit (.b0-.b3, .h0, .h1)
+                        are vsel codes instead. */
     union {
         uint32_t reg;
         int64_t imm;

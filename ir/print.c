@@ -106,6 +106,13 @@ static void print_opd(const pctx *c, const ir_operand *o, FILE *out, int paren)
     case IR_OPD_REG:
         fprintf(out, "%s%s%s", o->neg ? "!" : "", c->f->regs[o->u.reg].name,
                 o->vsel < sizeof vsel_names / sizeof vsel_names[0] ? vsel_names[o->vsel] : "");
+        if (o->xsel) {
+            unsigned nd = (o->xsel >> 12) & 7;
+            fputc('.', out);
+            fputc(o->xsel & 0x8000 ? 'b' : 'h', out);
+            for (unsigned i = nd; i-- > 0;)
+                fputc('0' + ((o->xsel >> (3 * i)) & 7), out);
+        }
         break;
     case IR_OPD_IMM: fprintf(out, "%" PRId64, o->u.imm); break;
     case IR_OPD_FIMM: print_fimm(o, out); break;
@@ -194,13 +201,15 @@ static void print_init(const ir_module *m, const ir_symbol *s, FILE *out)
     uint64_t n = s->nelem * s->vec;
     char kind = ir_types[s->type].kind;
     fputs(" = ", out);
-    int braces = s->is_array || s->vec > 1;
-    if (braces)
+    /* arrays in braces, each vector element in its own: {{1, 2}, {3, 4}} */
+    if (s->is_array)
         fputc('{', out);
     uint32_t r = 0;
     for (uint64_t i = 0; i < n; i++) {
         if (i)
             fputs(", ", out);
+        if (s->vec > 1 && i % s->vec == 0)
+            fputc('{', out);
         uint64_t off = i * esz;
         if (r < s->ninit_relocs && s->init_relocs[r].offset == off) {
             const struct ir_init_reloc *rl = &s->init_relocs[r++];
@@ -210,19 +219,25 @@ static void print_init(const ir_module *m, const ir_symbol *s, FILE *out)
                 fputs(m->syms[rl->sym].name, out);
             if (rl->addend)
                 fprintf(out, "+%" PRId64, rl->addend);
-            continue;
+        } else {
+            uint64_t v = 0;
+            for (uint32_t b = 0; b < esz && b < 8; b++)
+                v |= (uint64_t)s->init[off + b] << (8 * b);
+            if (kind == 'f' && esz == 4)
+                fprintf(out, "0f%08" PRIX32, (uint32_t)v);
+            else if (kind == 'f' && esz == 8)
+                fprintf(out, "0d%016" PRIX64, v);
+            else if (kind == 's' && esz < 8 && (v >> (8 * esz - 1)) & 1)
+                fprintf(out, "%" PRId64, (int64_t)(v | ~(uint64_t)0 << (8 * esz)));
+            else if (kind == 's')
+                fprintf(out, "%" PRId64, (int64_t)v);
+            else
+                fprintf(out, "%" PRIu64, v);
         }
-        uint64_t v = 0;
-        for (uint32_t b = 0; b < esz && b < 8; b++)
-            v |= (uint64_t)s->init[off + b] << (8 * b);
-        if (kind == 'f' && esz == 4)
-            fprintf(out, "0f%08" PRIX32, (uint32_t)v);
-        else if (kind == 'f' && esz == 8)
-            fprintf(out, "0d%016" PRIX64, v);
-        else
-            fprintf(out, "%" PRIu64, v);
+        if (s->vec > 1 && i % s->vec == s->vec - 1u)
+            fputc('}', out);
     }
-    if (braces)
+    if (s->is_array)
         fputc('}', out);
 }
 
@@ -417,6 +432,8 @@ static void dump_opd(const ir_function *f, const ir_operand *o, FILE *out)
         fprintf(out, "!");
     if (o->vsel)
         fprintf(out, "s%u", o->vsel);
+    if (o->xsel)
+        fprintf(out, "x%x", o->xsel);
     if (o->type)
         fprintf(out, "t%u", o->type);
     switch (o->kind) {

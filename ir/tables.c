@@ -138,11 +138,11 @@ int ir_op_lookup(const char *text, size_t len)
 static void sreg_init(void)
 {
     for (int i = 0; i < 32; i++) {
-        snprintf(sreg_numbered[i], sizeof sreg_numbered[i], "%%envreg%d", i);
+        snprintf(sreg_numbered[i], sizeof sreg_numbered[i], "%%envreg%u", (unsigned)i & 31u);
         sreg_names[IR_SR_ENVREG0 + i] = sreg_numbered[i];
     }
     for (int i = 0; i < 8; i++) {
-        snprintf(sreg_numbered[32 + i], sizeof sreg_numbered[0], "%%pm%d", i);
+        snprintf(sreg_numbered[32 + i], sizeof sreg_numbered[0], "%%pm%u", (unsigned)i & 7u);
         sreg_names[IR_SR_PM0 + i] = sreg_numbered[32 + i];
     }
 }

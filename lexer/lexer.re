@@ -89,6 +89,23 @@ static uint64_t hexval(const char *s, const char *e)
     return v;
 }
 
+/* The digits from s to the token's end (an optional 'U' suffix ignored)
+ * in `base`, as 64 bits; a value that does not fit is reported. */
+static uint64_t intval(lex_state *L, const char *s, unsigned base)
+{
+    uint64_t v = 0;
+    int ovf = 0;
+    for (const char *p = s; p < L->cur && *p != 'U'; p++) {
+        unsigned d = *p <= '9' ? (unsigned)(*p - '0') : (unsigned)((*p | 0x20) - 'a' + 10);
+        if (v > (UINT64_MAX - d) / base)
+            ovf = 1;
+        v = v * base + d;
+    }
+    if (ovf)
+        lex_error(L, L->tok, "integer constant too large");
+    return v;
+}
+
 static int vsel_code(const char *s, size_t n)
 {
     if (n == 1)
@@ -102,6 +119,18 @@ static int vsel_code(const char *s, size_t n)
         return 5 + s[1] - '0';
     if (n == 2 && s[0] == 'h' && (s[1] == '0' || s[1] == '1'))
         return 9 + s[1] - '0';
+    /* SIMD video selectors and masks: .h00-.h11, .b0-.b7 up to four digits
+     * (.b3210, .b7654), encoded as ir_operand.xsel, shifted past vsel */
+    if (n >= 2 && n <= 5 && (s[0] == 'h' || s[0] == 'b')) {
+        unsigned x = (s[0] == 'b' ? 0x8000u : 0) | (unsigned)(n - 1) << 12;
+        for (size_t i = 1; i < n; i++) {
+            unsigned d = (unsigned)(s[i] - '0');
+            if (d > (s[0] == 'h' ? 1u : 7u))
+                return 0;
+            x |= d << (3 * (n - 1 - i));
+        }
+        return (int)(x << 8);
+    }
     return 0;
 }
 
@@ -253,19 +282,10 @@ int lex_next(lex_state *L, ptx_tok *val, ptx_loc *loc)
                           memcpy(&f, &b, 4); val->f = f; val->bits = b; val->v = 'f'; TOK(T_FLOAT); }
         "0" [dD] [0-9a-fA-F]{16} { uint64_t b = hexval(L->tok + 2, L->cur); double d;
                           memcpy(&d, &b, 8); val->f = d; val->bits = b; val->v = 'd'; TOK(T_FLOAT); }
-        "0" [xX] [0-9a-fA-F]+ "U"? { const char *e = L->cur[-1] == 'U' ? L->cur - 1 : L->cur;
-                          if (e - L->tok > 18) lex_error(L, L->tok, "integer constant too large");
-                          val->i = (int64_t)hexval(L->tok + 2, e); TOK(T_INT); }
-        "0" [bB] [01]+ "U"? { int64_t v = 0; for (const char *p = L->tok + 2; p < L->cur && *p != 'U'; p++) v = v * 2 + (*p - '0');
-                          val->i = v; TOK(T_INT); }
-        "0" [0-7]+ "U"? { int64_t v = 0; for (const char *p = L->tok + 1; p < L->cur && *p != 'U'; p++) v = v * 8 + (*p - '0');
-                          val->i = v; TOK(T_INT); }
-        [0-9]+ "U"?     { uint64_t v = 0; int ovf = 0;
-                          for (const char *p = L->tok; p < L->cur && *p != 'U'; p++) {
-                              if (v > (UINT64_MAX - 9) / 10) ovf = 1;
-                              v = v * 10 + (uint64_t)(*p - '0'); }
-                          if (ovf) lex_error(L, L->tok, "integer constant too large");
-                          val->i = (int64_t)v; TOK(T_INT); }
+        "0" [xX] [0-9a-fA-F]+ "U"? { val->i = (int64_t)intval(L, L->tok + 2, 16); TOK(T_INT); }
+        "0" [bB] [01]+ "U"? { val->i = (int64_t)intval(L, L->tok + 2, 2); TOK(T_INT); }
+        "0" [0-7]+ "U"? { val->i = (int64_t)intval(L, L->tok + 1, 8); TOK(T_INT); }
+        [0-9]+ "U"?     { val->i = (int64_t)intval(L, L->tok, 10); TOK(T_INT); }
         ([0-9]+ "." [0-9]* | "." [0-9]+) ([eE] [+-]? [0-9]+)? | [0-9]+ [eE] [+-]? [0-9]+ {
                           char buf[64]; size_t n = (size_t)(L->cur - L->tok);
                           if (n >= sizeof buf) n = sizeof buf - 1;

@@ -2,8 +2,12 @@
  * ptx_parse() itself.
  *
  * The builder owns all transient state of a parse: growable arrays for the
- * function being built (copied into the module arena when it ends), hash
- * tables for names, and a cache of decoded mnemonics.  Name tables use a
+ * function being built, hash tables for names, and a cache of decoded
+ * mnemonics.  Nothing is copied when a function ends: the instruction array
+ * (most of a module's memory) grows in place at the end of its own arena
+ * (ir_arena_extend), the other arrays are handed to the module arena
+ * (ir_arena_adopt) — a parse is bound by the memory it touches, see
+ * ir/arena.c.  Name tables use a
  * generation stamp so that starting a new function empties them in O(1).
  * Inline `{ }` scopes push bindings that shadow outer ones; closing the
  * scope restores what was shadowed.  Labels may be used before they are
@@ -16,6 +20,12 @@
 #include "parser/parser.h"
 #include "lexer/lexer.h"
 #include "parser/ptx.h"
+
+/* An initialised variable keeps its bytes in the IR; beyond this the
+ * initialiser is refused (uninitialised variables may be any size). */
+#define IR_MAX_INIT_BYTES ((uint64_t)1 << 30)
+/* Registers (slots) one function may declare, ranges expanded. */
+#define IR_MAX_REGS (1u << 22)
 
 /* ---- growable arrays ------------------------------------------------------ */
 
@@ -129,9 +139,11 @@ struct ptx_builder {
     const char **files; uint32_t nfiles, capfiles;
     htab modtab;
     /* declaration specifiers */
-    struct { char linkage; int space, align, type, vec, ptr, ptr_space, ptr_align; ptx_loc loc; } spec;
+    struct { char linkage; int space, align, type, vec, ptr, ptr_space, ptr_align, dup_type, dup_space;
+             ptx_loc loc; } spec;
     /* variable being declared */
-    struct { ptx_tok name; ptx_loc loc; uint64_t nelem; int is_array, unsized, has_range; int64_t range; } var;
+    struct { ptx_tok name; ptx_loc loc; uint64_t nelem; int is_array, unsized, has_range, too_big;
+             int64_t range; } var;
     initel *init; uint32_t ninit, capinit;
     /* function being built */
     int in_func, in_body, is_entry;
@@ -150,7 +162,7 @@ struct ptx_builder {
     const char **pragmas; uint32_t npragmas, cappragmas;
     labelref *refs; uint32_t nrefs, caprefs;
     binding *binds; uint32_t nbinds, capbinds;
-    uint32_t scopes[256]; uint32_t depth;
+    uint32_t scopes[256]; uint32_t depth, too_deep;
     htab scopetab, labeltab;
     /* instruction being built */
     ir_instr cur;
@@ -246,8 +258,10 @@ void ptx_b_spec_space(ptx_builder *b, int space, ptx_loc l)
         b->spec.ptr_space = space;
         return;
     }
-    if (b->spec.space)
+    if (b->spec.space && !b->spec.dup_space)
         berr(b, l, "more than one state space in a declaration");
+    if (b->spec.space)
+        b->spec.dup_space = 1;
     b->spec.space = space;
     b->spec.loc = l;
 }
@@ -264,8 +278,10 @@ void ptx_b_spec_align(ptx_builder *b, int64_t align, ptx_loc l)
 
 void ptx_b_spec_type(ptx_builder *b, int type, ptx_loc l)
 {
-    if (b->spec.type)
+    if (b->spec.type && !b->spec.dup_type)
         berr(b, l, "more than one type in a declaration");
+    if (b->spec.type)
+        b->spec.dup_type = 1; /* once per declaration */
     b->spec.type = type;
 }
 
@@ -314,7 +330,9 @@ static void event(ptx_builder *b, uint8_t kind, uint32_t idx, uint32_t n, uint8_
 void ptx_b_scope_open(ptx_builder *b, ptx_loc l)
 {
     if (b->depth + 1 >= sizeof b->scopes / sizeof b->scopes[0]) {
-        berr(b, l, "scopes nested too deeply");
+        if (!b->too_deep++) /* once; the matching '}' are skipped below */
+            berr(b, l, "scopes nested too deeply (more than %u levels)",
+                 (unsigned)(sizeof b->scopes / sizeof b->scopes[0] - 2));
         return;
     }
     b->scopes[++b->depth] = b->nbinds;
@@ -335,6 +353,10 @@ static void scope_pop(ptx_builder *b)
 
 void ptx_b_scope_close(ptx_builder *b, ptx_loc l)
 {
+    if (b->too_deep) { /* closes a scope that was not opened */
+        b->too_deep--;
+        return;
+    }
     if (b->depth <= 1) {
         berr(b, l, "unbalanced '}'");
         return;
@@ -360,18 +382,22 @@ void ptx_b_var_begin(ptx_builder *b, const ptx_tok *name, ptx_loc l)
     b->ninit = 0;
 }
 
+void ptx_b_var_dim_unsized(ptx_builder *b, ptx_loc l)
+{
+    if (b->var.is_array)
+        berr(b, l, "only the first array dimension may be unsized");
+    b->var.unsized = 1;
+    b->var.nelem = 0;
+    b->var.is_array = 1;
+}
+
 void ptx_b_var_dim(ptx_builder *b, int64_t n, ptx_loc l)
 {
-    if (n < 0) {
-        if (b->var.is_array)
-            berr(b, l, "only the first array dimension may be unsized");
-        b->var.unsized = 1;
-        b->var.nelem = 0;
-    } else if (n == 0) {
+    uint64_t u = (uint64_t)n; /* the literal as written: [18446744073709551615] is not [] */
+    if (u == 0)
         berr(b, l, "array dimension must be positive");
-    } else {
-        b->var.nelem *= (uint64_t)n;
-    }
+    else if (b->var.nelem && __builtin_mul_overflow(b->var.nelem, u, &b->var.nelem))
+        b->var.too_big = 1;
     b->var.is_array = 1;
 }
 
@@ -466,6 +492,11 @@ static void build_init(ptx_builder *b, ir_symbol *sym, uint32_t esz, ptx_loc l)
              b->ninit, (unsigned long long)cap);
         return;
     }
+    if (sym->size > IR_MAX_INIT_BYTES) { /* its bytes live in the IR */
+        berr(b, l, "initialised variable '%s' is too large: %llu bytes (at most %llu)", sym->name,
+             (unsigned long long)sym->size, (unsigned long long)IR_MAX_INIT_BYTES);
+        return;
+    }
     sym->init = ir_arena_alloc(b->A, sym->size ? sym->size : 1);
     uint32_t nrel = 0;
     for (uint32_t i = 0; i < b->ninit; i++)
@@ -535,6 +566,10 @@ static void declare_regs(ptx_builder *b)
     }
     uint32_t n = b->var.has_range ? (uint32_t)b->var.range : 1;
     uint32_t first = b->nregs;
+    if (b->nregs + (uint64_t)n > IR_MAX_REGS) {
+        berr(b, b->var.loc, "more than %u registers in one function", (unsigned)IR_MAX_REGS);
+        return;
+    }
     for (uint32_t i = 0; i < n; i++) {
         ir_regdecl *r = VEC_PUSH(b->regs, b->nregs, b->capregs);
         uint32_t len = nm->n;
@@ -579,7 +614,11 @@ static void sym_from_spec(ptx_builder *b, ir_symbol *s)
     s->align = (uint32_t)b->spec.align;
     s->nelem = b->var.nelem;
     s->is_array = (uint8_t)b->var.is_array;
-    s->size = s->nelem * s->vec * type_bytes(s->type);
+    if (b->var.too_big || __builtin_mul_overflow(s->nelem, (uint64_t)s->vec * type_bytes(s->type), &s->size)) {
+        berr(b, b->var.loc, "'%s' is too large (more than 2^64 bytes)", s->name);
+        s->nelem = s->size = 0;
+        b->var.too_big = 1;
+    }
     s->loc = to_loc(b->var.loc);
 }
 
@@ -616,7 +655,7 @@ void ptx_b_var_end(ptx_builder *b, ptx_loc l)
     ir_symbol *s = &b->syms[si];
     s->kind = IR_SYM_VAR;
     sym_from_spec(b, s);
-    if (b->ninit)
+    if (b->ninit && !b->var.too_big)
         build_init(b, s, type_bytes(s->type), b->var.loc);
     if (b->in_body) {
         s->owner = b->fidx;
@@ -637,7 +676,7 @@ static void func_reset(ptx_builder *b)
     b->ninstrs = b->nregs = b->nvecpool = b->nlabels = b->nlocals = 0;
     b->nevents = b->npragmas = b->nrefs = b->nbinds = 0;
     b->nints = 0;
-    b->depth = 0;
+    b->depth = b->too_deep = 0;
     ht_newgen(&b->scopetab);
     ht_newgen(&b->labeltab);
     b->fidx = -1;
@@ -1224,10 +1263,26 @@ void ptx_b_opd_name(ptx_builder *b, const ptx_tok *t, int neg, ptx_loc l)
     uint32_t h = name_hash(t->s, t->n);
     binding *bd = bind_find(b, t->s, t->n, h);
     o->neg = (uint8_t)neg;
-    o->vsel = (uint8_t)t->v;
-    if (bd) {
-        o->kind = bd->kind == BIND_REG ? IR_OPD_REG : IR_OPD_SYM;
+    o->vsel = (uint8_t)(t->v & 0xff);
+    o->xsel = (uint16_t)(t->v >> 8);
+    if (bd && bd->kind == BIND_REG) {
+        o->kind = IR_OPD_REG;
         o->u.reg = bd->idx;
+        if (neg && b->regs[bd->idx].type != IR_T_PRED) {
+            berr(b, l, "'!' negates predicates only; '%.*s' is not a .pred register", (int)t->n, t->s);
+            b->bad_instr = 1;
+        }
+        return;
+    }
+    if (neg || t->v) { /* the printer has no way to write these back */
+        berr(b, l, "%s applies to registers only, not to '%.*s'",
+             neg ? "'!'" : "a component selector", (int)t->n, t->s);
+        b->bad_instr = 1;
+        return;
+    }
+    if (bd) {
+        o->kind = IR_OPD_SYM;
+        o->u.sym = bd->idx;
         return;
     }
     hent *e = ht_find(&b->modtab, t->s, t->n, h);

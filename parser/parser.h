@@ -45,7 +45,8 @@ void ptx_b_spec_vec(ptx_builder *b, int vec);
 void ptx_b_spec_ptr(ptx_builder *b);
 /* variable declarator: begin, dims, initialiser elements, end */
 void ptx_b_var_begin(ptx_builder *b, const ptx_tok *name, ptx_loc l);
-void ptx_b_var_dim(ptx_builder *b, int64_t n, ptx_loc l);  /* n < 0: [] */
+void ptx_b_var_dim(ptx_builder *b, int64_t n, ptx_loc l);  /* [n], n read as unsigned */
+void ptx_b_var_dim_unsized(ptx_builder *b, ptx_loc l);     /* [] */
 void ptx_b_var_reg_range(ptx_builder *b, int64_t n, ptx_loc l);  /* %r<n> */
 void ptx_b_init_int(ptx_builder *b, int64_t v, ptx_loc l);
 void ptx_b_init_float(ptx_builder *b, const ptx_tok *t, int neg, ptx_loc l);

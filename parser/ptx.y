@@ -24,6 +24,7 @@ int ptx_yyparse(struct lex_state *L, ptx_builder *B);
 const char *ptx_token_name(int tok);
 }
 %code {
+#include <string.h>
 #include "lexer/lexer.h"
 #define ptx_yylex(v, l, L) lex_next((L), (v), (l))
 #define YYLLOC_DEFAULT(Cur, Rhs, N) do {                                   \
@@ -38,7 +39,8 @@ static inline int64_t ptx_neg(int64_t v) { return (int64_t)(0u - (uint64_t)v); }
 static void ptx_yyerror(ptx_loc *l, struct lex_state *L, ptx_builder *B, const char *msg)
 {
     (void)L;
-    ptx_b_error(B, *l, msg);
+    /* Bison's own words when its stack (10000 levels) overflows */
+    ptx_b_error(B, *l, strcmp(msg, "memory exhausted") == 0 ? "nesting too deep for the parser" : msg);
 }
 }
 
@@ -97,7 +99,7 @@ vsuffix: dims_opt init_opt
        | '<' T_INT '>'                  { ptx_b_var_reg_range(B, $2.i, @2); }
        ;
 dims_opt: %empty | dims_opt '[' T_INT ']' { ptx_b_var_dim(B, $3.i, @3); }
-        | dims_opt '[' ']'              { ptx_b_var_dim(B, -1, @2); }
+        | dims_opt '[' ']'              { ptx_b_var_dim_unsized(B, @2); }
         ;
 init_opt: %empty | '=' ival | '=' '{' ilist '}' ;
 ilist: ielem | ilist ',' ielem ;
@@ -141,7 +143,7 @@ fdir: T_MAXNTID ints3                   { ptx_b_func_dir(B, PTX_DIR_MAXNTID, NUL
     | T_MAXCLUSTERRANK T_INT            { ptx_b_func_dir(B, PTX_DIR_MAXCLUSTERRANK, &$2.i, 1, @2); }
     | T_EXPLICITCLUSTER                 { ptx_b_func_dir(B, PTX_DIR_EXPLICITCLUSTER, NULL, 0, @1); }
     | T_NORETURN                        { ptx_b_func_dir(B, PTX_DIR_NORETURN, NULL, 0, @1); }
-    | T_PRAGMA strings
+    | T_PRAGMA strings ';'              /* entry-scope pragma: .entry k .pragma "nounroll"; { */
     ;
 /* up to three integers; the builder collects them (ptx_b_func_dir with n=-1) */
 ints3: int1 | int1 ',' int1 | int1 ',' int1 ',' int1 ;

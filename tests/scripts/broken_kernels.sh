@@ -18,8 +18,12 @@
 # after reading it: it must name the bug and the line a user would fix.
 PTXI=${PTXI:-build/ptxi}
 dir=tests/launch/broken
+# The name a race message gives the access ("ld.shared.f32") is left out of
+# the comparison: the `at` line quotes the instruction anyway.
+norm() { sed 's/data race: [^ ]* /data race: ACCESS /'; }
 run() {   # run POLICY FILE -> $out, $rc
     out=$(timeout 60 "$PTXI" run --complete="$1" "$2" 2>&1); rc=$?
+    out=$(printf '%s\n' "$out" | norm)
 }
 for f in "$dir"/*.json; do
     [ -f "$f" ] || continue
@@ -29,9 +33,9 @@ for f in "$dir"/*.json; do
         echo "FAIL broken/$name: no $base.expected"
         continue
     fi
-    want=$(cat "$base.expected")
+    want=$(norm < "$base.expected")
     want_eager=$want
-    [ -f "$base.eager.expected" ] && want_eager=$(cat "$base.eager.expected")
+    [ -f "$base.eager.expected" ] && want_eager=$(norm < "$base.eager.expected")
     for pol in deferred eager random:1 random:2; do
         run "$pol" "$f"
         case $pol in

@@ -2,8 +2,10 @@
 # conformance.sh — the hardware-verified suites through `ptxi test`.
 #
 # Runs every suite under tests/conformance/ (TMA behaviour read back from an
-# H100; copied from ../shared/conformance) and tests/hw/ (numeric probes and
-# general kernels, same origin), passing on ptxi test's PASS/FAIL line per
+# H100; copied from ../shared/conformance) and tests/hw/ (numeric probes,
+# general kernels and the instruction-family coverage suite `ops`, same
+# origin; `cub`, whose expected bytes come from a Python reference that was
+# checked against the H100 too), passing on ptxi test's PASS/FAIL line per
 # case.  This is the real judge of the interpreter and the TMA engine.
 #
 #   CONFORMANCE_SUITES="tile_load reduce hw/corpus"   only these suites

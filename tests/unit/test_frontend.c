@@ -1,6 +1,7 @@
 /* tests/unit/test_frontend.c — the front end's tables, look-ups,
  * immediate decoding and the decoded fields the interpreter relies on. */
 #include <stdlib.h>
+#include <stdint.h>
 #include "tests/unit/check.h"
 #include "ir/ir.h"
 
@@ -33,6 +34,113 @@ static const char *SRC =
     "\tmov.u32 %r1, 017;\n"                                                      /* 13 */
     "\tcvta.to.global.u64 %rd2, %rd2;\n"                                         /* 14 */
     "$L_end:\n}\n";
+
+static ir_module *parse_quiet(const char *src, ir_diag *d)
+{
+    memset(d, 0, sizeof *d);
+    FILE *save = stderr;
+    stderr = fopen("/dev/null", "w");
+    ir_module *m = ptx_parse("t.ptx", src, strlen(src), d);
+    fclose(stderr);
+    stderr = save;
+    return m;
+}
+
+/* The arena: blocks grow in place at the end, move otherwise; adopted and
+ * sub-arena memory goes with it (LeakSanitizer checks under make asan). */
+static void test_arena(void)
+{
+    ir_arena *a = ir_arena_new();
+    char *p = ir_arena_alloc(a, 32);
+    memset(p, 7, 32);
+    char *q = ir_arena_extend(a, p, 32, 4096);
+    CHECK("arena extends the last block in place", q == p && q[31] == 7);
+    char *r = ir_arena_alloc(a, 16);
+    char *q2 = ir_arena_extend(a, q, 4096, 8192);
+    CHECK("arena moves a block that is not the last", q2 != q && q2[0] == 7 && q2[31] == 7 && r);
+    char *big = ir_arena_extend(a, q2, 8192, (size_t)8 << 20); /* a huge-page chunk */
+    CHECK("arena big block keeps its bytes", big[5] == 7 && ((uintptr_t)big & 15) == 0);
+    big[((size_t)8 << 20) - 1] = 1;
+    ir_arena_adopt(a, malloc(100));
+    ir_arena *sub = ir_arena_sub(a);
+    CHECK("sub-arena", ir_arena_alloc(sub, 64) != NULL);
+    ir_arena_free(a);
+}
+
+/* Functions of very different sizes (the instruction array grows in place
+ * in its own arena and is handed over per function), register ranges, and a
+ * function large enough for huge-page chunks. */
+static void test_big_module(void)
+{
+    static const int sizes[] = { 0, 1, 100, 20000, 3 };
+    size_t cap = 1 << 22, n = 0;
+    char *src = malloc(cap);
+    n += (size_t)snprintf(src + n, cap - n, ".version 8.5\n.target sm_90a\n.address_size 64\n");
+    for (int f = 0; f < 5; f++) {
+        n += (size_t)snprintf(src + n, cap - n, ".visible .entry k%d()\n{\n\t.reg .b32 %%r<12>;\n", f);
+        for (int i = 0; i < sizes[f]; i++)
+            n += (size_t)snprintf(src + n, cap - n, "\tadd.s32 %%r11, %%r%d, %d;\n", i % 11, i);
+        n += (size_t)snprintf(src + n, cap - n, "}\n");
+    }
+    ir_diag d;
+    ir_module *m = parse_quiet(src, &d);
+    CHECK("big module parses", m != NULL && d.nerrors == 0);
+    int ok = m != NULL, zero_sentinel = 1;
+    for (int f = 0; ok && f < 5; f++) {
+        char name[16];
+        snprintf(name, sizeof name, "k%d", f);
+        const ir_function *k = ir_find_function(m, name);
+        ok = k && k->ninstrs == (uint32_t)sizes[f];
+        for (int i = 0; ok && i < sizes[f]; i++)
+            ok = k->instrs[i].op == IR_OP_ADD && k->instrs[i].opd[2].u.imm == i &&
+                 k->instrs[i].opd[1].u.reg == (uint32_t)(i % 11);
+        const ir_instr zero = { 0 };
+        if (ok)
+            zero_sentinel &= memcmp(&k->instrs[k->ninstrs], &zero, sizeof zero) == 0;
+        if (ok && f == 3)
+            ok = k->nregs == 12 && strcmp(k->regs[11].name, "%r11") == 0 &&
+                 strcmp(k->regs[0].name, "%r0") == 0;
+    }
+    CHECK("every function keeps its own instructions", ok);
+    CHECK("instruction arrays end in a zeroed sentinel", zero_sentinel);
+    ir_module_free(m);
+    free(src);
+}
+
+/* A vector operand longer than any fixed buffer (tcgen05.ld .x128). */
+static void test_wide_vector(void)
+{
+    char src[8192];
+    size_t n = (size_t)snprintf(src, sizeof src, ".version 8.8\n.target sm_100a\n.address_size 64\n"
+                                ".visible .entry k()\n{\n\t.reg .b32 %%r<200>;\n"
+                                "\ttcgen05.ld.sync.aligned.16x64b.x128.b32 {");
+    for (int i = 0; i < 128; i++)
+        n += (size_t)snprintf(src + n, sizeof src - n, "%s%%r%d", i ? ", " : "", i);
+    snprintf(src + n, sizeof src - n, "}, [%%r199];\n\tret;\n}\n");
+    ir_diag d;
+    ir_module *m = parse_quiet(src, &d);
+    const ir_function *k = m ? ir_find_function(m, "k") : NULL;
+    const ir_instr *in = k ? &k->instrs[0] : NULL;
+    CHECK("128-element vector operand", in && in->op == IR_OP_TCGEN05_LD && in->opd[0].u.vec.n == 128 &&
+          k->vecpool[in->opd[0].u.vec.first + 127].u.reg == 127 && in->opd[1].u.addr.base == 199);
+    ir_module_free(m);
+}
+
+/* Modifiers of one class exclude each other; every error is counted. */
+static void test_conflicts(void)
+{
+    const char *src = ".version 8.5\n.target sm_90a\n.address_size 64\n.visible .entry k()\n{\n"
+                      "\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<2>;\n\t.reg .pred %p;\n"
+                      "\tadd.rn.rz.f32 %r1, %r2, %r3;\n"
+                      "\tld.global.shared.u32 %r1, [%rd1];\n"
+                      "\tld.mmio.relaxed.sys.global.u32 %r1, [%rd1];\n"      /* legal */
+                      "\tcp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1], %r2, [%r3];\n"
+                      "\tatom.global.add.min.u32 %r1, [%rd1], %r2;\n"
+                      "\tbra !L;\nL:\n\tret;\n}\n";
+    ir_diag d;
+    ir_module *m = parse_quiet(src, &d);
+    CHECK("conflicting modifiers: 4 errors, legal forms pass", m == NULL && d.nerrors == 4);
+}
 
 int main(void)
 {
@@ -120,5 +228,10 @@ int main(void)
     stderr = save;
     errs = (int)d.nerrors;
     CHECK("errors reported, NULL module", m == NULL && errs == 3);
+
+    test_arena();
+    test_big_module();
+    test_wide_vector();
+    test_conflicts();
     CHECK_DONE();
 }

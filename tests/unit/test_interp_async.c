@@ -352,8 +352,8 @@ int main(void)
     }
     th_run_k(&r, race_load, "k", 1, 1, 1, 0, 1, INTERP_COMPLETE_DEFERRED, &racy, 1);
     CHECK_MSG("reading a load's destination before the wait is a race", &r, INTERP_FAULT,
-              "data race: ld.shared.u32 reads 4 byte(s) at shared 0x47c of CTA rank 0 while an asynchronous operation "
-              "still writes them");
+              "reads 4 byte(s) at shared 0x47c of CTA rank 0 while an asynchronous operation still writes them");
+    CHECK_MSG("... a data race", &r, INTERP_FAULT, "fault: data race: ld");
     CHECK_MSG("... naming the mbarrier's state", &r, INTERP_FAULT,
               "phase parity 0, 0 of 1 arrivals pending, tx-count 128 bytes outstanding");
     CHECK_MSG("... and the copy", &r, INTERP_FAULT, "in flight: #1 bulk copy global->shared::cluster (smem 0x400, mbarrier 0x500, CTA mask 0x1) issued by CTA rank 0 warp 0 lane 0 at test.ptx:22:");
@@ -361,8 +361,8 @@ int main(void)
     th_free(&r);
     th_run_k(&r, race_store, "k", 1, 1, 1, 0, 1, INTERP_COMPLETE_DEFERRED, &racy, 1);
     CHECK_MSG("writing a store's source before wait_group.read is a race", &r, INTERP_FAULT,
-              "data race: atom.shared.u32 writes 4 byte(s) at shared 0x43c of CTA rank 0 while an asynchronous "
-              "operation still reads them");
+              "writes 4 byte(s) at shared 0x43c of CTA rank 0 while an asynchronous operation still reads them");
+    CHECK_MSG("... a data race", &r, INTERP_FAULT, "fault: data race: atom");
     CHECK_MSG("... at the atomic", &r, INTERP_FAULT, "test.ptx:24: atom.shared.add.u32");
     th_free(&r);
     th_run_k(&r, race_load, "k", 1, 1, 1, 0, 1, INTERP_COMPLETE_EAGER, &racy, 1);

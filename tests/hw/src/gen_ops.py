@@ -13,6 +13,10 @@
        a Python reference (cub_reference below); the same cases were also run
        on the H100 and matched (`gen_ops.py --check RESULTS_DIR` compares).
 
+The ops cases pass u8/s16/f32 parameters: ../shared/oracle's runner.cpp and
+plan.py need oracle-params.patch (beside this file) for those.  The ops
+expected files were read back twice from the H100 and compared (no racy case).
+
 Usage: python3 gen_ops.py            (re-)write inputs, cases and cub expectations
        python3 gen_ops.py --check DIR  compare oracle results in DIR to the cub reference
 """
@@ -120,6 +124,9 @@ def ops():
                    [{"pointer": "out"}], ['out'], P, cluster=(4, 1, 1)))
     cs.append(case('ops_exit', 'ops_exit', (2, 1, 1), (96, 1, 1), [buf('out', 2048, {"fill": 255})],
                    [{"pointer": "out"}], ['out'], P))
+    cs.append(case('ops_cpasync', 'ops_cpasync', (1, 1, 1), (64, 1, 1),
+                   [buf('in', 2048, {"hash32": 13}), buf('out', 64 * 13 * 4)],
+                   [{"pointer": "in"}, {"pointer": "out"}], ['out'], P))
     cs.append(case('ops_sreg_cluster', 'ops_sreg', (4, 2, 2), (16, 2, 2), [buf('out', 1024 * 40 * 4)],
                    [{"pointer": "out"}], ['out'], P, cluster=(2, 2, 1), smem=48))
     cs.append(case('ops_sreg_flat', 'ops_sreg', (3, 1, 1), (96, 1, 1), [buf('out', 288 * 40 * 4)],

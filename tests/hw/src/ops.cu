@@ -614,3 +614,44 @@ extern "C" __global__ void ops_exit(uint32_t *out)
     A("bar.sync 1;");
     if (t == 0) o[255] = 77;
 }
+
+// ---- ops_cpasync: sm_80 cp.async with zero fill, groups and mbarrier arrive ----
+// 64 threads; thread t writes 12 words to out[t*12 + k] and 1 status word.
+extern "C" __global__ void ops_cpasync(const uint32_t *in, uint32_t *out)
+{
+    __shared__ __align__(16) uint32_t s[64 * 8];
+    __shared__ __align__(16) uint32_t s2[64 * 4];
+    __shared__ uint64_t mbar[2];
+    int t = threadIdx.x;
+    for (int j = 0; j < 8; j++) s[8 * t + j] = 0xdeadbeefu;
+    for (int j = 0; j < 4; j++) s2[4 * t + j] = 0xdeadbeefu;
+    uint32_t mb0 = (uint32_t)__cvta_generic_to_shared(&mbar[0]), mb1 = mb0 + 8;
+    if (t == 0) {
+        A("mbarrier.init.shared.b64 [%0], 64;" :: "r"(mb0));
+        A("mbarrier.init.shared.b64 [%0], 64;" :: "r"(mb1));
+    }
+    __syncthreads();
+    uint32_t sa = (uint32_t)__cvta_generic_to_shared(&s[8 * t]), sb = (uint32_t)__cvta_generic_to_shared(&s2[4 * t]);
+    const uint32_t *g = in + 8 * t;
+    A("cp.async.ca.shared.global [%0], [%1], 4;" :: "r"(sa), "l"(g));
+    A("cp.async.ca.shared.global [%0+4], [%1+4], 4, 2;" :: "r"(sa), "l"(g));
+    A("cp.async.ca.shared.global [%0+8], [%1+8], 8;" :: "r"(sa), "l"(g));
+    A("cp.async.cg.shared.global [%0+16], [%1+16], 16, %2;" :: "r"(sa), "l"(g), "r"((uint32_t)t & 15));
+    A("cp.async.commit_group;");
+    A("{.reg .pred p; setp.ne.u32 p, %2, 0; cp.async.cg.shared.global [%0], [%1], 16, p;}" :: "r"(sb), "l"(g), "r"((uint32_t)t & 1));
+    A("cp.async.commit_group;");
+    A("cp.async.wait_group 1;");
+    A("cp.async.mbarrier.arrive.noinc.shared.b64 [%0];" :: "r"(mb0));
+    A("cp.async.mbarrier.arrive.shared.b64 [%0];" :: "r"(mb1));
+    A("{.reg .b64 st; mbarrier.arrive.shared.b64 st, [%0];}" :: "r"(mb1));
+    uint32_t ok0 = 0, ok1 = 0;
+    for (int i = 0; i < 1000000 && !(ok0 && ok1); i++) {
+        A("{.reg .pred p; mbarrier.try_wait.parity.shared.b64 p, [%1], 0; selp.u32 %0, 1, 0, p;}" : "=r"(ok0) : "r"(mb0));
+        A("{.reg .pred p; mbarrier.try_wait.parity.shared.b64 p, [%1], 0; selp.u32 %0, 1, 0, p;}" : "=r"(ok1) : "r"(mb1));
+    }
+    A("cp.async.wait_all;");
+    __syncthreads();
+    for (int j = 0; j < 8; j++) out[t * 13 + j] = s[8 * ((t + 1) & 63) + j];
+    for (int j = 0; j < 4; j++) out[t * 13 + 8 + j] = s2[4 * ((t + 3) & 63) + j];
+    out[t * 13 + 12] = ok0 | ok1 << 1;
+}
