@@ -152,6 +152,10 @@ static uint64_t fimm_bits(const ir_operand *o, int t)
     default:
         if (tkind(t) == 'f' || tkind(t) == 'x')
             return raw;
+        /* 0fXXXXXXXX / 0dXXXXXXXXXXXXXXXX on a bit-size type is a bit
+         * pattern (mov.b32 %r, 0f3F800000 puts 0x3f800000 in %r) */
+        if (tkind(t) == 'b' && (o->vsel == 'f' || o->vsel == 'd'))
+            return raw;
         return (uint64_t)(int64_t)o->fimm;
     }
 }
@@ -1495,6 +1499,20 @@ static int exec_call(X *x, uint32_t exec)
             uint8_t *dst = loc + nf->local_base + c->plan->symaddr[cf->params[k]];
             const ir_operand *a = &x->fn->vecpool[args->u.vec.first + k];
             uint64_t sz = ps->size ? ps->size : 8;
+            if (ps->reg1) {   /* a .reg parameter: straight into the callee's register */
+                uint64_t v = 0;
+                if (a->kind == IR_OPD_REG)
+                    v = x->regs[a->u.reg * IP_WARP + l];
+                else if (a->kind == IR_OPD_FIMM)
+                    v = fimm_bits(a, ps->type);
+                else if (a->kind == IR_OPD_IMM)
+                    v = (uint64_t)a->u.imm;
+                else
+                    return fault(x, (int)l, "argument %u of %s: a .reg parameter takes a register or an immediate",
+                                 k + 1, cf->name);
+                nf->regs[(ps->reg1 - 1) * IP_WARP + l] = v & c->plan->regmask[callee][ps->reg1 - 1];
+                continue;
+            }
             if (a->kind == IR_OPD_SYM) {
                 int sp;
                 uint64_t sa = ip_sym_addr(c, w, (int)l, a->u.sym, &sp);
@@ -1547,6 +1565,12 @@ static int exec_ret(X *x, uint32_t exec)
             uint8_t *src = loc + f->local_base + c->plan->symaddr[cf->rets[k]];
             const ir_operand *a = &pfn->vecpool[rets->u.vec.first + k];
             uint64_t sz = rs->size ? rs->size : 8;
+            if (rs->reg1) {   /* a .reg return parameter: from the callee's register */
+                if (a->kind == IR_OPD_REG)
+                    pf->regs[a->u.reg * IP_WARP + l] =
+                        f->regs[(rs->reg1 - 1) * IP_WARP + l] & c->plan->regmask[pf->func][a->u.reg];
+                continue;
+            }
             if (a->kind == IR_OPD_SYM) {
                 const ir_symbol *as = &m->syms[a->u.sym];
                 if (c->plan->symloc[a->u.sym] == IP_LOC_FRAME)

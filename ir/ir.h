@@ -251,6 +251,9 @@ typedef struct ir_symbol {
     uint8_t is_array;      /* declared with [..] (printer) */
     uint32_t ptr_align;    /* .ptr .align N: alignment of the pointee */
     const char *proto;     /* `.callprototype ...` text (kind FUNC, func_index -1) */
+    uint32_t reg1;         /* a `.reg` parameter of a defined .func: its register
+                            * slot in that function + 1 (the body names it as a
+                            * register); 0 otherwise */
 } ir_symbol;
 
 /* ---- registers ------------------------------------------------------------*/

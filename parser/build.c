@@ -862,8 +862,23 @@ void ptx_b_func_body(ptx_builder *b, ptx_loc l)
         uint32_t si = i < b->nrets ? b->rets[i] : b->params[i - b->nrets];
         const char *nm = b->syms[si].name;
         uint32_t n = (uint32_t)strlen(nm);
-        if (!bind_find(b, nm, n, name_hash(nm, n))) /* duplicates were reported above */
+        if (bind_find(b, nm, n, name_hash(nm, n))) /* duplicates were reported above */
+            continue;
+        ir_symbol *s = &b->syms[si];
+        if (s->space == IR_SPACE_REG && b->nregs < IR_MAX_REGS) {
+            /* a `.reg` parameter is a register of the body: the call
+             * copies the argument into it, ret copies it out */
+            ir_regdecl *r = VEC_PUSH(b->regs, b->nregs, b->capregs);
+            r->name = s->name;
+            r->type = s->type;
+            r->vec = s->vec ? s->vec : 1;
+            r->loc = s->loc;
+            s = &b->syms[si];
+            s->reg1 = b->nregs;
+            bind_add(b, nm, n, BIND_REG, b->nregs - 1, l);
+        } else {
             bind_add(b, nm, n, BIND_SYM, si, l);
+        }
     }
 }
 

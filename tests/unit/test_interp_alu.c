@@ -126,6 +126,10 @@ static const char *alu_src = TH_HEADER
 "  st.global.u16 [%rd1+162], %h2;\n"  /* 40.5: 0x3c00 */
 "  dp4a.u32.u32 %r2, %r13, %r7, 5;\n" /* 41: 0x00*1 + 5 = 5 (b=1: only byte 0) */
 "  st.global.u32 [%rd1+164], %r2;\n"
+"  mov.b32 %r2, 0f3F800000;\n"       /* 42: a 0f literal on .b32 is bits */
+"  st.global.u32 [%rd1+168], %r2;\n"
+"  mov.b64 %rd4, 0dC000000000000000;\n" /* 22 (u64): 0d on .b64 is bits */
+"  st.global.u64 [%rd1+176], %rd4;\n"
 "  ret;\n"
 "}\n";
 
@@ -180,6 +184,8 @@ int main(void)
     CHECK_EQ_U64("setp + selp", th_u32(&r, 39), 11);
     CHECK_EQ_U64("cvt f16 NaN / rz", th_u32(&r, 40), 0x3c007fffu);
     CHECK_EQ_U64("dp4a.u32", th_u32(&r, 41), 5);
+    CHECK_EQ_U64("mov.b32 0f literal is a bit pattern", th_u32(&r, 42), 0x3f800000u);
+    CHECK_EQ_U64("mov.b64 0d literal is a bit pattern", th_u64(&r, 22), 0xc000000000000000ull);
     th_free(&r);
     CHECK_DONE();
 }

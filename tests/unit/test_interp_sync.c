@@ -100,6 +100,39 @@ static const char *calls = TH_HEADER
 "  st.global.u32 [%rd3], %r4;\n"
 "  ret;\n}\n";
 
+/* .reg parameters (as hand-written PTX and older compilers use): the body
+ * names them as registers; recursion keeps each frame's copy apart.
+ * sum(n) = n + sum(n-1), and a .f32 argument given as a 0f immediate. */
+static const char *regcalls = TH_HEADER
+".func (.reg .b32 r) sum(.reg .b32 n)\n"
+"{\n"
+"  .reg .b32 %t;\n  .reg .pred %p;\n"
+"  mov.u32 r, 0;\n"
+"  setp.eq.s32 %p, n, 0;\n"
+"  @%p bra DONE;\n"
+"  sub.s32 %t, n, 1;\n"
+"  call.uni (r), sum, (%t);\n"
+"  add.s32 r, r, n;\n"
+"DONE:\n"
+"  ret;\n"
+"}\n"
+".func (.reg .f32 y, .reg .b64 w) scale(.reg .f32 x, .reg .b64 v)\n"
+"{\n"
+"  mul.f32 y, x, 0f40000000;\n"
+"  shl.b64 w, v, 1;\n"
+"  ret;\n"
+"}\n"
+".visible .entry k(.param .u64 out)\n{\n"
+"  .reg .b32 %r<8>;\n  .reg .b64 %rd<8>;\n  .reg .f32 %f<4>;\n"
+"  ld.param.u64 %rd1, [out];\n  mov.u32 %r1, %tid.x;\n  mul.wide.u32 %rd2, %r1, 4;\n  add.s64 %rd3, %rd1, %rd2;\n"
+"  call.uni (%r3), sum, (%r1);\n"
+"  st.global.u32 [%rd3], %r3;\n"
+"  mov.u64 %rd4, 0x100000001;\n"
+"  call.uni (%f1, %rd5), scale, (0f3FC00000, %rd4);\n"   /* 1.5 */
+"  st.global.f32 [%rd1+128], %f1;\n"
+"  st.global.u64 [%rd1+136], %rd5;\n"
+"  ret;\n}\n";
+
 /* a cluster of 2: each CTA writes its rank into the peer's shared memory */
 static const char *cluster = K("k", "", "  .shared .align 4 .u32 s;\n",
 "  mov.u32 %r2, %cluster_ctarank;\n"
@@ -235,6 +268,14 @@ int main(void)
     CHECK_OK("recursive calls with params", &r);
     CHECK_EQ_U64("fib(7) via .local and generic", th_u32(&r, 7), 13);
     CHECK_EQ_U64("fib(5)", th_u32(&r, 13), 5);
+    th_free(&r);
+
+    th_run_k(&r, regcalls, "k", 1, 32, 1, 0, 1, INTERP_COMPLETE_DEFERRED, NULL, 0);
+    CHECK_OK(".reg parameters", &r);
+    CHECK_EQ_U64("sum(9) through recursive .reg params", th_u32(&r, 9), 45);
+    CHECK_EQ_U64("sum(31)", th_u32(&r, 31), 496);
+    CHECK_EQ_U64(".reg .f32 param from a 0f immediate", th_u32(&r, 32), 0x40400000u);
+    CHECK_EQ_U64(".reg .b64 param and return", th_u64(&r, 17), 0x200000002ull);
     th_free(&r);
 
     th_run_k(&r, cluster, "k", 2, 32, 2, 0, 1, INTERP_COMPLETE_DEFERRED, NULL, 0);
