@@ -7,6 +7,8 @@
 #   make test       unit tests + conformance suites, ends "N passed, N failed"
 #   make asan       the same tests built with ASan + UBSan (build-asan/)
 #   make bench      interpreter / TMA benchmarks;  make bench-parse: front end
+#   make fuzz       the front end's libFuzzer target (clang) in $(B)/fuzz/;
+#                   make fuzz-run FUZZ_SECONDS=N runs it (not part of `make test`)
 #   make install PREFIX=/usr/local
 
 CC      ?= cc
@@ -33,7 +35,7 @@ UNIT_BIN := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRC))
 BENCH_SRC := $(wildcard bench/*.c)
 BENCH_BIN := $(patsubst bench/%.c,$(B)/bench/%,$(BENCH_SRC))
 
-.PHONY: all test asan bench bench-parse install clean
+.PHONY: all test asan bench bench-parse install clean fuzz fuzz-run
 all: ptxi
 
 ptxi: $(B)/ptxi
@@ -92,5 +94,42 @@ install: ptxi
 
 clean:
 	rm -rf build build-asan ptxi
+
+# ---- fuzzing: the front end under libFuzzer (clang only) --------------------
+# `make fuzz` builds $(B)/fuzz/fuzz_parse: the front-end objects (lexer,
+# parser, ir) rebuilt in $(B)/fuzz/ with clang, ASan + UBSan and libFuzzer's
+# coverage instrumentation.  `make fuzz-run` runs it for FUZZ_SECONDS over a
+# seed corpus (tests/diag and the shared corpus, one small module per
+# function); crashes are written to $(B)/fuzz/crash-*.  Neither is part of
+# `make test`: a fuzzing run is neither quick nor reproducible.
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 120
+FUZZ_FLAGS   ?=
+FUZZ_B       := $(B)/fuzz
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+FE_SRC       := $(wildcard ir/*.c lexer/*.c parser/*.c)
+FE_OBJ       := $(patsubst %.c,$(B)/%.o,$(FE_SRC)) $(patsubst $(B)/gen/%.c,$(B)/gen/%.o,$(GEN_C))
+
+fuzz:
+	@command -v $(FUZZ_CC) >/dev/null 2>&1 || { \
+	  echo "make fuzz: '$(FUZZ_CC)' not found; the libFuzzer target needs clang" \
+	       "(apt-get install clang, or FUZZ_CC=clang-NN).  Without clang:" \
+	       "python3 fuzz/mutate.py drives ptxi check under a sanitizer build (fuzz/README.md)." >&2; \
+	  exit 1; }
+	@$(MAKE) --no-print-directory B=$(FUZZ_B) CC=$(FUZZ_CC) \
+	  OPT="-O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link" LDFLAGS="$(FUZZ_SAN)" $(FUZZ_B)/fuzz_parse
+
+# (made by the sub-make above, where B is $(B)/fuzz)
+$(B)/fuzz_parse: fuzz/fuzz_parse.c $(FE_OBJ)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -fsanitize=fuzzer -o $@ $< $(FE_OBJ) -lm
+
+fuzz-run: fuzz
+	@rm -rf $(FUZZ_B)/seeds && mkdir -p $(FUZZ_B)/seeds $(FUZZ_B)/corpus
+	@if command -v python3 >/dev/null 2>&1; then python3 fuzz/mutate.py --split-only $(FUZZ_B)/seeds; \
+	 else cp tests/diag/*.ptx tests/diag/good/*.ptx $(FUZZ_B)/seeds/ && \
+	      echo "python3 absent: whole fixture files as seeds"; fi
+	$(FUZZ_B)/fuzz_parse -max_total_time=$(FUZZ_SECONDS) -timeout=10 -max_len=65536 \
+	  -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix=$(FUZZ_B)/ $(FUZZ_FLAGS) \
+	  $(FUZZ_B)/corpus $(FUZZ_B)/seeds
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

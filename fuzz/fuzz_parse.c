@@ -3,8 +3,8 @@
  * and its canonical dump, reparse the printed text and require the same
  * dump (the round-trip property the test suite checks on the corpus).
  *
- *   sh fuzz/build.sh            # clang -fsanitize=fuzzer,address,undefined
- *   build-fuzz/fuzz_parse -max_total_time=300 build-fuzz/corpus fuzz/seeds
+ *   make fuzz                   # clang -fsanitize=fuzzer,address,undefined
+ *   make fuzz-run FUZZ_SECONDS=300    # build/fuzz/: seeds, corpus, crash-*
  *
  * Without clang, fuzz/mutate.py drives `ptxi check` under an ASan build
  * instead.  Messages are swallowed (emit hook); only crashes, sanitizer

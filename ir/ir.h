@@ -308,6 +308,12 @@ typedef struct ir_function {
         uint32_t n;        /* IR_EV_REG: slots declared; >1 or range = `<n>` */
         uint8_t range;
     } *events;
+    /* `.pragma` directives: each is its string list, quotes included and
+     * joined by ", " (`"nounroll"`, `"a", "b"`), without the ';'.  The first
+     * nhead_pragmas stand between the header and the body (entry scope:
+     * `.entry k() .pragma "nounroll"; {`); IR_EV_PRAGMA events place the
+     * others in the body.  No semantics: kept so that print keeps them. */
+    uint32_t npragmas, nhead_pragmas;
     const char **pragmas;
 } ir_function;
 enum { IR_EV_SCOPE_OPEN = 1, IR_EV_SCOPE_CLOSE, IR_EV_REG, IR_EV_SYM, IR_EV_LABEL, IR_EV_PRAGMA };
@@ -335,8 +341,10 @@ typedef struct ir_module {
     /* Front end: module-scope items in source order (printer). */
     uint32_t nitems;
     struct ir_item { uint8_t kind; uint32_t idx; } *items; /* IR_ITEM_* */
+    uint32_t npragmas;
+    const char **pragmas;      /* module-scope `.pragma` string lists (IR_ITEM_PRAGMA) */
 } ir_module;
-enum { IR_ITEM_SYM = 1, IR_ITEM_FUNC_DECL, IR_ITEM_FUNC_DEF };
+enum { IR_ITEM_SYM = 1, IR_ITEM_FUNC_DECL, IR_ITEM_FUNC_DEF, IR_ITEM_PRAGMA };
 
 /* arena */
 ir_arena *ir_arena_new(void);
@@ -373,10 +381,21 @@ void ir_module_free(ir_module *m);
 void ir_diag_error(ir_diag *d, const char *file, ir_loc loc, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 int ir_op_lookup(const char *text, size_t len);  /* -1 if not an opcode name */
-/* Operand-count and TMA-family legality of one built instruction; reports
- * through `d` and returns the number of errors. */
+/* Where an instruction's operands were written, for diagnostics (the IR
+ * keeps only the instruction's own location): opd[k] is operand k's first
+ * character, opd[nopd] the ';' that ends the instruction (where a missing
+ * operand belongs), coords[k] the '{' of operand k's [tensorMap, {..}].
+ * Line 0 = unknown: the message points at the instruction. */
+typedef struct ir_opd_locs {
+    ir_loc opd[IR_MAX_OPDS + 2];
+    ir_loc coords[IR_MAX_OPDS];
+} ir_opd_locs;
+/* Legality of one built instruction: operand counts, operand kinds and
+ * register types, and the rules of the TMA family; reports through `d`
+ * (at the operand concerned when `locs` is given, else at the
+ * instruction) and returns the number of errors. */
 int ir_validate_instr(const ir_module *m, const ir_function *f, const ir_instr *in,
-                      ir_diag *d);
+                      const ir_opd_locs *locs, ir_diag *d);
 /* The mnemonic of `in` as written (opcode name, then modifiers and types). */
 int ir_format_mnemonic(const ir_instr *in, char *buf, size_t len);
 

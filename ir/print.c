@@ -307,6 +307,14 @@ static void print_func_head(const ir_module *m, const ir_function *f, FILE *out)
         fputs("\n.noreturn", out);
 }
 
+/* Entry-scope pragmas, after the performance directives (ptxas takes
+ * them in any order there). */
+static void print_head_pragmas(const ir_function *f, FILE *out)
+{
+    for (uint32_t i = 0; i < f->nhead_pragmas; i++)
+        fprintf(out, "\n.pragma %s;", f->pragmas[i]);
+}
+
 static void indent(int depth, FILE *out)
 {
     for (int i = 0; i < depth; i++)
@@ -400,9 +408,17 @@ void ir_print_module(const ir_module *m, FILE *out)
             fputs(";\n", out);
             continue;
         }
+        if (it->kind == IR_ITEM_PRAGMA) {
+            fprintf(out, ".pragma %s;\n", m->pragmas[it->idx]);
+            continue;
+        }
         const ir_function *f = &m->funcs[it->idx];
         fputc('\n', out);
         print_func_head(m, f, out);
+        /* a declaration shares its ir_function with the definition that
+         * follows it; the pragmas are the definition's then */
+        if (it->kind == IR_ITEM_FUNC_DEF || f->is_decl)
+            print_head_pragmas(f, out);
         if (it->kind == IR_ITEM_FUNC_DECL)
             fputs(";\n", out);
         else
@@ -474,6 +490,9 @@ void ir_dump_canonical(const ir_module *m, FILE *out)
             fprintf(out, " proto=%s", s->proto);
         fputc('\n', out);
     }
+    for (uint32_t i = 0; i < m->nitems; i++)
+        if (m->items[i].kind == IR_ITEM_PRAGMA)
+            fprintf(out, "pragma item%u %s\n", i, m->pragmas[m->items[i].idx]);
     for (uint32_t fi = 0; fi < m->nfuncs; fi++) {
         const ir_function *f = &m->funcs[fi];
         fprintf(out, "func %u %s entry%d l%u decl%d sym%u pb%u ntid%u,%u,%u req%u,%u,%u "
@@ -496,6 +515,11 @@ void ir_dump_canonical(const ir_module *m, FILE *out)
             fprintf(out, " reg %u %s t%u v%u\n", i, f->regs[i].name, f->regs[i].type, f->regs[i].vec);
         for (uint32_t i = 0; i < f->nlabels; i++)
             fprintf(out, " label -> %u\n", f->labels[i].instr);
+        for (uint32_t i = 0; i < f->nhead_pragmas; i++)
+            fprintf(out, " pragma head %s\n", f->pragmas[i]);
+        for (uint32_t i = 0; i < f->nevents; i++)
+            if (f->events[i].kind == IR_EV_PRAGMA)
+                fprintf(out, " pragma @%u %s\n", f->events[i].instr, f->pragmas[f->events[i].idx]);
         for (uint32_t i = 0; i < f->ninstrs; i++) {
             const ir_instr *in = &f->instrs[i];
             fprintf(out, " %u op%u g%d%s m", i, in->op, in->guard, in->guard_neg ? "!" : "");

@@ -1,9 +1,13 @@
 /* ir/validate.c — legality of one built instruction: operand counts from
- * opcodes.def, then the rules of the TMA family (PTX ISA 9.x, sections
- * "cp.async.bulk.tensor", "cp.reduce.async.bulk(.tensor)",
- * "cp.async.bulk.prefetch.tensor", "mbarrier", "fence.proxy", ...) that
- * decide which modifier combinations and operand shapes exist.  Names in
- * messages are the ones kernel engineers read in the ISA manual.
+ * opcodes.def, operand kinds and register types of the arithmetic, logic
+ * and move instructions, vector widths of ld/st, then the rules of the TMA
+ * family (PTX ISA 9.x, sections "cp.async.bulk.tensor",
+ * "cp.reduce.async.bulk(.tensor)", "cp.async.bulk.prefetch.tensor",
+ * "mbarrier", "fence.proxy", ...) that decide which modifier combinations
+ * and operand shapes exist.  Names in messages are the ones kernel
+ * engineers read in the ISA manual.  A message about one operand points at
+ * that operand (ir_opd_locs, from the parser); a missing operand is
+ * reported at the ';' where it belongs.
  * Undefined/duplicate names are caught while building (parser/build.c).
  */
 #include <string.h>
@@ -13,6 +17,7 @@
 typedef struct {
     const ir_function *f;
     const ir_instr *in;
+    const ir_opd_locs *locs;
     ir_diag *d;
     const char *path;
     char mn[256];
@@ -27,16 +32,55 @@ static const char *mn(vctx *c)
     return c->mn;
 }
 
+static void vreport(vctx *c, ir_loc loc, const char *fmt, va_list ap)
+{
+    char msg[512];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    ir_diag_error(c->d, c->path, loc.line ? loc : c->in->loc, "%s", msg);
+    c->errs++;
+}
+
+/* An error about the instruction as a whole (its modifiers, its shape). */
 static void verr(vctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void verr(vctx *c, const char *fmt, ...)
 {
-    char msg[512];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    vreport(c, c->in->loc, fmt, ap);
     va_end(ap);
-    ir_diag_error(c->d, c->path, c->in->loc, "%s", msg);
-    c->errs++;
+}
+
+static void verr_at(vctx *c, ir_loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void verr_at(vctx *c, ir_loc loc, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vreport(c, loc, fmt, ap);
+    va_end(ap);
+}
+
+/* Where operand k was written; k == nopd: the ';' (a missing operand). */
+static ir_loc opd_loc(const vctx *c, unsigned k)
+{
+    ir_loc none = { 0, 0, 0 };
+    return c->locs && k <= c->in->nopd && k < IR_MAX_OPDS + 2 ? c->locs->opd[k] : none;
+}
+
+/* An error about operand k (k == nopd: one that is missing). */
+static void verr_opd(vctx *c, unsigned k, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void verr_opd(vctx *c, unsigned k, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vreport(c, opd_loc(c, k), fmt, ap);
+    va_end(ap);
+}
+
+/* "expects N operands": at the first one too many, or at the ';' when
+ * some are missing. */
+static unsigned count_at(const vctx *c, unsigned want)
+{
+    return c->in->nopd > want ? want : c->in->nopd;
 }
 
 static int is_vec(const ir_operand *o) { return o->kind == IR_OPD_VEC && o->vsel != '|'; }
@@ -54,27 +98,28 @@ static void tensor_load(vctx *c)
     if (!ir_has(in, IR_M_MBARRIER_COMPLETE_TX_BYTES))
         verr(c, "%s: a tensor load needs .mbarrier::complete_tx::bytes", mn(c));
     if (in->nopd < 3) {
-        verr(c, "%s expects [dstMem], [tensorMap, tensorCoords], [mbar], got %u operands", mn(c), in->nopd);
+        verr_opd(c, in->nopd, "%s expects [dstMem], [tensorMap, tensorCoords], [mbar], got %u operands",
+                 mn(c), in->nopd);
         return;
     }
     if (!is_addr(&in->opd[2]))
-        verr(c, "%s: the third operand must be the mbarrier address [mbar]", mn(c));
+        verr_opd(c, 2, "%s: the third operand must be the mbarrier address [mbar]", mn(c));
     int need_offs = mode == IR_M_IM2COL || mode == IR_M_IM2COL_W || mode == IR_M_IM2COL_W_128;
     if (need_offs) {
         int want = mode == IR_M_IM2COL ? dim - 2 : 2;
         const char *what = mode == IR_M_IM2COL ? "im2col offsets" : "{wHalo, wOffset}";
         if (k >= in->nopd || !is_vec(&in->opd[k]))
-            verr(c, "%s needs the %s vector after [mbar]", mn(c), what);
+            verr_opd(c, k, "%s needs the %s vector after [mbar]", mn(c), what);
         else if ((int)in->opd[k].u.vec.n != want)
-            verr(c, "%s expects %d %s, got %u", mn(c), want,
-                 mode == IR_M_IM2COL ? "im2col offsets" : "elements in {wHalo, wOffset}",
-                 in->opd[k].u.vec.n);
+            verr_opd(c, k, "%s expects %d %s, got %u", mn(c), want,
+                     mode == IR_M_IM2COL ? "im2col offsets" : "elements in {wHalo, wOffset}",
+                     in->opd[k].u.vec.n);
         else
             k++;
     }
     if (ir_has(in, IR_M_MULTICAST_CLUSTER)) {
         if (k >= in->nopd || is_vec(&in->opd[k]) || is_addr(&in->opd[k]))
-            verr(c, "%s: .multicast::cluster needs a ctaMask operand", mn(c));
+            verr_opd(c, k, "%s: .multicast::cluster needs a ctaMask operand", mn(c));
         else
             k++;
         if (in->space != IR_SPACE_SHARED_CLUSTER)
@@ -82,19 +127,22 @@ static void tensor_load(vctx *c)
     }
     if (ir_has(in, IR_M_L2_CACHE_HINT)) {
         if (k >= in->nopd)
-            verr(c, "%s: .L2::cache_hint needs a cache-policy operand", mn(c));
+            verr_opd(c, k, "%s: .L2::cache_hint needs a cache-policy operand", mn(c));
         else
             k++;
     }
     if (k < in->nopd && !c->errs)
-        verr(c, "%s has %u operands, expected %u", mn(c), in->nopd, k);
+        verr_opd(c, k, "%s has %u operands, expected %u", mn(c), in->nopd, k);
 }
 
-static void tensor_coords(vctx *c, const ir_operand *a)
+/* Operand k must be [tensorMap, {coordinates}] with as many coordinates
+ * as the dimension (gather4/scatter4: five, the column and four rows). */
+static void tensor_coords(vctx *c, unsigned k)
 {
     const ir_instr *in = c->in;
+    const ir_operand *a = &in->opd[k];
     if (!is_addr(a) || !a->u.addr.has_vec) {
-        verr(c, "%s needs the tensor operand [tensorMap, {coordinates}]", mn(c));
+        verr_opd(c, k, "%s needs the tensor operand [tensorMap, {coordinates}]", mn(c));
         return;
     }
     int want = in->dim;
@@ -104,11 +152,13 @@ static void tensor_coords(vctx *c, const ir_operand *a)
                  in->mode == IR_M_TILE_GATHER4 ? ".tile::gather4" : ".tile::scatter4");
         want = 5;
     }
-    if (a->u.addr.vec_n != want)
-        verr(c, "%s expects %d tensor coordinate%s, got %u", mn(c), want, dims_word(want),
-             a->u.addr.vec_n);
+    if (a->u.addr.vec_n != want) {
+        /* at the coordinates' '{' */
+        ir_loc at = c->locs && k < IR_MAX_OPDS ? c->locs->coords[k] : opd_loc(c, k);
+        verr_at(c, at.line ? at : opd_loc(c, k), "%s expects %d tensor coordinate%s, got %u", mn(c),
+                want, dims_word(want), a->u.addr.vec_n);
+    }
 }
-
 static void check_tensor(vctx *c)
 {
     const ir_instr *in = c->in;
@@ -125,11 +175,11 @@ static void check_tensor(vctx *c)
         if (!ir_has(in, IR_M_L2) || in->space != IR_SPACE_GLOBAL)
             verr(c, "%s must be .L2.global", mn(c));
         if (in->nopd >= 1)
-            tensor_coords(c, &in->opd[0]);
+            tensor_coords(c, 0);
         int need_offs = in->mode == IR_M_IM2COL || in->mode == IR_M_IM2COL_W ||
                         in->mode == IR_M_IM2COL_W_128;
         if (need_offs && (in->nopd < 2 || !is_vec(&in->opd[1])))
-            verr(c, "%s needs the im2col offsets vector", mn(c));
+            verr_opd(c, in->nopd < 2 ? in->nopd : 1, "%s needs the im2col offsets vector", mn(c));
         return;
     }
     int load = is_shared(in->space) && in->space2 == IR_SPACE_GLOBAL;
@@ -144,7 +194,7 @@ static void check_tensor(vctx *c)
         if (!ir_has(in, IR_M_BULK_GROUP))
             verr(c, "%s needs .bulk_group", mn(c));
         if (in->nopd >= 1)
-            tensor_coords(c, &in->opd[0]);
+            tensor_coords(c, 0);
         return;
     }
     if (!load && !store) {
@@ -155,7 +205,7 @@ static void check_tensor(vctx *c)
         if (in->mode == IR_M_TILE_SCATTER4 || in->mode == IR_M_IM2COL_NO_OFFS)
             verr(c, "%s: this mode is only for stores", mn(c));
         if (in->nopd >= 2)
-            tensor_coords(c, &in->opd[1]);
+            tensor_coords(c, 1);
         tensor_load(c);
     } else {
         if (!ir_has(in, IR_M_BULK_GROUP))
@@ -164,10 +214,10 @@ static void check_tensor(vctx *c)
             ir_has(in, IR_M_MULTICAST_CLUSTER))
             verr(c, "%s: this mode is only for loads", mn(c));
         if (in->nopd >= 1)
-            tensor_coords(c, &in->opd[0]);
+            tensor_coords(c, 0);
         unsigned want = 2 + ir_has(in, IR_M_L2_CACHE_HINT);
         if (in->nopd != want && !c->errs)
-            verr(c, "%s expects %u operands, got %u", mn(c), want, in->nopd);
+            verr_opd(c, count_at(c, want), "%s expects %u operands, got %u", mn(c), want, in->nopd);
     }
 }
 
@@ -204,7 +254,7 @@ static void check_bulk(vctx *c)
     if (ir_has(in, IR_M_CP_MASK))
         want++;
     if (in->nopd != want)
-        verr(c, "%s expects %u operands, got %u", mn(c), want, in->nopd);
+        verr_opd(c, count_at(c, want), "%s expects %u operands, got %u", mn(c), want, in->nopd);
     if (in->op == IR_OP_CP_REDUCE_ASYNC_BULK) {
         static const int add_t[] = { IR_T_U32, IR_T_S32, IR_T_U64, IR_T_F32, IR_T_F64, IR_T_F16, IR_T_BF16, 0 };
         static const int mm_t[] = { IR_T_U32, IR_T_S32, IR_T_U64, IR_T_S64, IR_T_F16, IR_T_BF16, 0 };
@@ -228,7 +278,7 @@ static void check_bulk(vctx *c)
     }
     for (unsigned k = 0; k < 2 && k < in->nopd; k++)
         if (!is_addr(&in->opd[k]))
-            verr(c, "%s: operand %u must be an address [..]", mn(c), k + 1);
+            verr_opd(c, k, "%s: operand %u must be an address [..]", mn(c), k + 1);
 }
 
 static void check_mbarrier(vctx *c)
@@ -245,10 +295,10 @@ static void check_mbarrier(vctx *c)
     }
     if ((in->op == IR_OP_MBARRIER_ARRIVE || in->op == IR_OP_MBARRIER_ARRIVE_DROP) &&
         ir_has(in, IR_M_EXPECT_TX) && in->nopd != 3)
-        verr(c, "%s expects state, [addr], txCount, got %u operands", mn(c), in->nopd);
+        verr_opd(c, count_at(c, 3), "%s expects state, [addr], txCount, got %u operands", mn(c), in->nopd);
     if (in->space == IR_SPACE_SHARED_CLUSTER && (in->op == IR_OP_MBARRIER_ARRIVE ||
         in->op == IR_OP_MBARRIER_ARRIVE_DROP) && in->nopd && in->opd[0].kind != IR_OPD_SINK)
-        verr(c, "%s: a remote (.shared::cluster) arrive has no state result; write '_'", mn(c));
+        verr_opd(c, 0, "%s: a remote (.shared::cluster) arrive has no state result; write '_'", mn(c));
     for (unsigned k = 0; k < in->nopd; k++) {
         int want_addr = in->op == IR_OP_MBARRIER_INIT || in->op == IR_OP_MBARRIER_INVAL ||
                         in->op == IR_OP_MBARRIER_EXPECT_TX || in->op == IR_OP_MBARRIER_COMPLETE_TX
@@ -256,7 +306,7 @@ static void check_mbarrier(vctx *c)
         if (in->op == IR_OP_MBARRIER_PENDING_COUNT)
             want_addr = 0;
         if (want_addr && !is_addr(&in->opd[k]))
-            verr(c, "%s: operand %u must be the mbarrier address [addr]", mn(c), k + 1);
+            verr_opd(c, k, "%s: operand %u must be the mbarrier address [addr]", mn(c), k + 1);
     }
 }
 
@@ -310,11 +360,11 @@ static void check_tensormap_replace(vctx *c)
         verr(c, "%s: the tensor map must be in .global or .shared::cta (or a generic address)", mn(c));
     unsigned want = 2u + fields[found].ord;
     if (in->nopd != want)
-        verr(c, "%s expects %s, got %u operands", mn(c),
+        verr_opd(c, count_at(c, want), "%s expects %s, got %u operands", mn(c),
              fields[found].ord ? "[addr], ord, value (3 operands)" : "[addr], value (2 operands)",
              in->nopd);
     else if (!is_addr(&in->opd[0]))
-        verr(c, "%s: operand 1 must be the tensor-map address [addr]", mn(c));
+        verr_opd(c, 0, "%s: operand 1 must be the tensor-map address [addr]", mn(c));
     int ty = fields[found].b64 ? IR_T_B64 : IR_T_B32;
     if (in->ntypes < 1 || in->types[in->ntypes - 1] != ty)
         verr(c, "%s: .%s needs type .%s", mn(c), ir_mods[fields[found].mod].text, ir_types[ty].name);
@@ -339,12 +389,183 @@ static int writes_opd0(int op)
     return 1;
 }
 
-int ir_validate_instr(const ir_module *m, const ir_function *f, const ir_instr *in, ir_diag *d)
+/* ---- operand types of arithmetic, logic and moves --------------------------
+ *
+ * Each operand of these instructions has a role: the instruction type T,
+ * twice its width W (the .wide forms' d, and mad.wide's c), a predicate P,
+ * or a shift amount S (any 32-bit integer).  A register agrees with T as
+ * ptxas checks it (PTX ISA "Type Information for Instructions and
+ * Operands"): the same type, a bit type of the same size either way, or
+ * another integer type of the same size for an integer T; never a
+ * predicate for a value or a value for a predicate.  An integer constant
+ * is no floating-point operand and a floating-point constant no integer
+ * operand (ptxas: "Arguments mismatch"); .b types take either.  Forms with
+ * two types (add.f32.f16, cvt) are left alone. */
+
+static const char *opd_roles(const ir_instr *in)
+{
+    int wide = ir_has(in, IR_M_WIDE);
+    switch (in->op) {
+    case IR_OP_ADD: case IR_OP_SUB: case IR_OP_MIN: case IR_OP_MAX: case IR_OP_DIV: case IR_OP_REM:
+    case IR_OP_AND: case IR_OP_OR: case IR_OP_XOR: case IR_OP_ADDC: case IR_OP_SUBC:
+    case IR_OP_COPYSIGN: case IR_OP_MUL24: case IR_OP_MAD24: case IR_OP_SAD: case IR_OP_FMA:
+        return "TTTT";
+    case IR_OP_MUL: return wide ? "WTT" : "TTT";
+    case IR_OP_MAD: case IR_OP_MADC: return wide ? "WTTW" : "TTTT";
+    case IR_OP_ABS: case IR_OP_NEG: case IR_OP_NOT: case IR_OP_CNOT: case IR_OP_RCP: case IR_OP_SQRT:
+    case IR_OP_RSQRT: case IR_OP_SIN: case IR_OP_COS: case IR_OP_LG2: case IR_OP_EX2: case IR_OP_TANH:
+    case IR_OP_MOV:
+        return "TT";
+    case IR_OP_TESTP: return "PT";
+    case IR_OP_SELP: return "TTTP";
+    case IR_OP_SETP: return "PTTP";
+    case IR_OP_SHL: case IR_OP_SHR: return "TTS";
+    }
+    return NULL;
+}
+
+/* The integer type twice as wide as t (mul.wide.s32 -> s64), else t. */
+static int wide_type(int t)
+{
+    switch (t) {
+    case IR_T_U16: return IR_T_U32;
+    case IR_T_U32: return IR_T_U64;
+    case IR_T_S16: return IR_T_S32;
+    case IR_T_S32: return IR_T_S64;
+    }
+    return t;
+}
+
+static int is_int_kind(char k) { return k == 'u' || k == 's'; }
+
+/* Does a register of type r agree with an operand of type t? */
+static int reg_agrees(int r, int t)
+{
+    if (r == t)
+        return 1;
+    const ir_typeinfo *R = &ir_types[r], *T = &ir_types[t];
+    if (R->kind == 'p' || T->kind == 'p' || R->bits != T->bits)
+        return 0;
+    return R->kind == 'b' || T->kind == 'b' || (is_int_kind(R->kind) && is_int_kind(T->kind));
+}
+
+/* "expected ..." for an operand of type t. */
+static void expected_desc(int t, char *buf, size_t n)
+{
+    const ir_typeinfo *T = &ir_types[t];
+    if (T->kind == 'p')
+        snprintf(buf, n, "a .pred register");
+    else if (T->kind == 'b')
+        snprintf(buf, n, "a %u-bit register", T->bits);
+    else if (is_int_kind(T->kind))
+        snprintf(buf, n, ".s%u, .u%u or .b%u", T->bits, T->bits, T->bits);
+    else
+        snprintf(buf, n, ".%s or .b%u", T->name, T->bits);
+}
+
+static void check_reg_type(vctx *c, unsigned k, const ir_operand *o, char role, int t)
+{
+    if (o->kind != IR_OPD_REG || o->vsel || o->xsel || !c->f || o->u.reg >= c->f->nregs)
+        return;
+    const ir_regdecl *r = &c->f->regs[o->u.reg];
+    if (r->vec > 1)
+        return;
+    int ok;
+    char want[64];
+    if (role == 'S') {
+        ok = ir_types[r->type].bits == 32 && (r->type == IR_T_B32 || is_int_kind(ir_types[r->type].kind));
+        snprintf(want, sizeof want, "a 32-bit integer (.u32, .s32 or .b32)");
+    } else {
+        ok = reg_agrees(r->type, t);
+        expected_desc(t, want, sizeof want);
+    }
+    if (!ok)
+        verr_opd(c, k, "%s: operand %u ('%s') is a .%s register; expected %s", mn(c), k + 1, r->name,
+                 ir_types[r->type].name, want);
+}
+
+static void check_typed_opds(vctx *c)
+{
+    const ir_instr *in = c->in;
+    const char *roles = opd_roles(in);
+    if (!roles || in->ntypes != 1)
+        return;
+    int T = in->types[0];
+    for (unsigned k = 0; k < in->nopd && roles[k]; k++) {
+        const ir_operand *o = &in->opd[k];
+        char role = roles[k];
+        int t = role == 'P' ? IR_T_PRED : role == 'W' ? wide_type(T) : T;
+        char kind = ir_types[t].kind;
+        if (o->kind == IR_OPD_ADDR) {
+            verr_opd(c, k, "%s: operand %u is an address; %s takes registers and constants", mn(c), k + 1,
+                     ir_ops[in->op].name);
+            continue;
+        }
+        if (k == 0 && o->kind != IR_OPD_REG && o->kind != IR_OPD_SINK && o->kind != IR_OPD_SREG &&
+            !(o->kind == IR_OPD_VEC && (o->vsel == '|' || in->op == IR_OP_MOV))) {
+            verr_opd(c, 0, "%s: the destination (operand 1) must be a register", mn(c));
+            continue;
+        }
+        switch (o->kind) {
+        case IR_OPD_REG:
+            check_reg_type(c, k, o, role, t);
+            break;
+        case IR_OPD_VEC: /* setp's d|p pair */
+            if (o->vsel == '|' && c->f)
+                for (uint32_t i = 0; i < o->u.vec.n; i++)
+                    check_reg_type(c, k, &c->f->vecpool[o->u.vec.first + i], role, t);
+            break;
+        case IR_OPD_IMM:
+            if (role != 'S' && kind == 'f')
+                verr_opd(c, k, "%s: operand %u is an integer constant; expected a .%s value "
+                         "(floating-point constants are written 0f..., 0d... or with a decimal "
+                         "point)", mn(c), k + 1, ir_types[t].name);
+            break;
+        case IR_OPD_FIMM:
+            if (role != 'P' && (is_int_kind(kind) || role == 'S'))
+                verr_opd(c, k, "%s: operand %u is a floating-point constant; expected a .%s value",
+                         mn(c), k + 1, role == 'S' ? "u32" : ir_types[t].name);
+            break;
+        }
+    }
+}
+
+/* ld/ldu/st .vN: the data operand is a vector {a, b, ..} of N elements (or
+ * a .vN register); without .vN, one value. */
+static void check_ldst_vec(vctx *c)
+{
+    const ir_instr *in = c->in;
+    unsigned k = in->op == IR_OP_ST ? 1 : 0;
+    if (k >= in->nopd)
+        return;
+    const ir_operand *o = &in->opd[k];
+    unsigned want = in->vec ? in->vec : 1, got;
+    if (is_vec(o))
+        got = o->u.vec.n;
+    else if (o->kind == IR_OPD_REG && c->f && o->u.reg < c->f->nregs && !o->vsel)
+        got = c->f->regs[o->u.reg].vec;
+    else
+        return;
+    if (got == want)
+        return;
+    if (want == 1)
+        verr_opd(c, k, "%s: operand %u is a vector of %u; without .v%u the %s moves one value", mn(c),
+                 k + 1, got, got, in->op == IR_OP_ST ? "store" : "load");
+    else if (got == 1)
+        verr_opd(c, k, "%s: operand %u must be a vector of %u ({a, b%s}) for .v%u", mn(c), k + 1, want,
+                 want > 2 ? ", ..." : "", want);
+    else
+        verr_opd(c, k, "%s: operand %u has %u elements; .v%u needs %u", mn(c), k + 1, got, want, want);
+}
+
+int ir_validate_instr(const ir_module *m, const ir_function *f, const ir_instr *in,
+                      const ir_opd_locs *locs, ir_diag *d)
 {
     (void)m;
     vctx c;
     c.f = f;
     c.in = in;
+    c.locs = locs;
     c.d = d;
     c.mn[0] = 0;
     c.errs = 0;
@@ -354,29 +575,29 @@ int ir_validate_instr(const ir_module *m, const ir_function *f, const ir_instr *
      * (PTX ISA "membar/fence"); opcodes.def bounds fence to 0 operands. */
     if (in->op == IR_OP_FENCE && ir_has(in, IR_M_TENSORMAP_GENERIC) && in->sem == IR_M_ACQUIRE) {
         if (in->nopd != 2)
-            verr(&c, "%s expects [addr], size (2 operands), got %u", mn(&c), in->nopd);
+            verr_opd(&c, count_at(&c, 2), "%s expects [addr], size (2 operands), got %u", mn(&c), in->nopd);
         else if (!is_addr(&in->opd[0]))
-            verr(&c, "%s: operand 1 must be the tensor-map address [addr]", mn(&c));
+            verr_opd(&c, 0, "%s: operand 1 must be the tensor-map address [addr]", mn(&c));
         else if (in->opd[1].kind != IR_OPD_IMM || in->opd[1].u.imm != 128)
-            verr(&c, "%s: the size operand must be 128 (the bytes of a tensor map)", mn(&c));
+            verr_opd(&c, 1, "%s: the size operand must be 128 (the bytes of a tensor map)", mn(&c));
         return c.errs;
     }
     if (oi->nopd_min >= 0 && in->nopd < oi->nopd_min) {
         if (oi->nopd_min == oi->nopd_max)
-            verr(&c, "%s expects %d operand%s, got %u", mn(&c), oi->nopd_min, dims_word(oi->nopd_min), in->nopd);
+            verr_opd(&c, in->nopd, "%s expects %d operand%s, got %u", mn(&c), oi->nopd_min, dims_word(oi->nopd_min), in->nopd);
         else
-            verr(&c, "%s expects at least %d operand%s, got %u", mn(&c), oi->nopd_min, dims_word(oi->nopd_min), in->nopd);
+            verr_opd(&c, in->nopd, "%s expects at least %d operand%s, got %u", mn(&c), oi->nopd_min, dims_word(oi->nopd_min), in->nopd);
         return c.errs;
     }
     if (oi->nopd_max >= 0 && in->nopd > oi->nopd_max) {
         if (oi->nopd_min == oi->nopd_max)
-            verr(&c, "%s expects %d operand%s, got %u", mn(&c), oi->nopd_max, dims_word(oi->nopd_max), in->nopd);
+            verr_opd(&c, (unsigned)oi->nopd_max, "%s expects %d operand%s, got %u", mn(&c), oi->nopd_max, dims_word(oi->nopd_max), in->nopd);
         else
-            verr(&c, "%s expects at most %d operand%s, got %u", mn(&c), oi->nopd_max, dims_word(oi->nopd_max), in->nopd);
+            verr_opd(&c, (unsigned)oi->nopd_max, "%s expects at most %d operand%s, got %u", mn(&c), oi->nopd_max, dims_word(oi->nopd_max), in->nopd);
         return c.errs;
     }
     if (in->nopd && in->opd[0].kind == IR_OPD_SREG && writes_opd0(in->op))
-        verr(&c, "%s: special register %s is read-only", mn(&c),
+        verr_opd(&c, 0, "%s: special register %s is read-only", mn(&c),
              ir_sreg_name((ir_sreg)in->opd[0].u.sreg));
     switch (in->op) {
     case IR_OP_CP_ASYNC_BULK_TENSOR:
@@ -394,7 +615,7 @@ int ir_validate_instr(const ir_module *m, const ir_function *f, const ir_instr *
         break;
     case IR_OP_CP_ASYNC_BULK_WAIT_GROUP:
         if (in->opd[0].kind != IR_OPD_IMM)
-            verr(&c, "%s needs an integer constant operand", mn(&c));
+            verr_opd(&c, 0, "%s needs an integer constant operand", mn(&c));
         break;
     case IR_OP_MBARRIER_INIT: case IR_OP_MBARRIER_INVAL: case IR_OP_MBARRIER_EXPECT_TX:
     case IR_OP_MBARRIER_COMPLETE_TX: case IR_OP_MBARRIER_ARRIVE: case IR_OP_MBARRIER_ARRIVE_DROP:
@@ -415,8 +636,10 @@ int ir_validate_instr(const ir_module *m, const ir_function *f, const ir_instr *
     case IR_OP_ELECT:
         if (!ir_has(in, IR_M_SYNC))
             verr(&c, "%s: elect needs .sync", mn(&c));
-        else if (in->nopd != 2 || in->opd[0].kind != IR_OPD_VEC || in->opd[0].vsel != '|')
-            verr(&c, "%s expects d|p, membermask (2 operands)", mn(&c));
+        else if (in->nopd != 2)
+            verr_opd(&c, count_at(&c, 2), "%s expects d|p, membermask (2 operands)", mn(&c));
+        else if (in->opd[0].kind != IR_OPD_VEC || in->opd[0].vsel != '|')
+            verr_opd(&c, 0, "%s expects d|p, membermask (2 operands)", mn(&c));
         break;
     case IR_OP_MAPA:
         if (in->space && in->space != IR_SPACE_SHARED_CLUSTER)
@@ -433,30 +656,32 @@ int ir_validate_instr(const ir_module *m, const ir_function *f, const ir_instr *
         if (!ir_has(in, IR_M_TENSORMAP_GENERIC) || in->sem != IR_M_RELEASE)
             verr(&c, "%s must be .global.shared::cta.tensormap::generic.release.<scope>.sync.aligned", mn(&c));
         else if (!is_addr(&in->opd[0]) || !is_addr(&in->opd[1]))
-            verr(&c, "%s expects [dst], [src], size", mn(&c));
+            verr_opd(&c, !is_addr(&in->opd[0]) ? 0 : 1, "%s expects [dst], [src], size", mn(&c));
         else if (in->opd[2].kind != IR_OPD_IMM || in->opd[2].u.imm != 128)
-            verr(&c, "%s: the size operand must be 128 (the bytes of a tensor map)", mn(&c));
+            verr_opd(&c, 2, "%s: the size operand must be 128 (the bytes of a tensor map)", mn(&c));
         break;
     case IR_OP_PREFETCH:
         if (!ir_has(in, IR_M_TENSORMAP))
             break;
         if (in->nopd == 1 && !is_addr(&in->opd[0]))
-            verr(&c, "%s needs an address operand [a]", mn(&c));
+            verr_opd(&c, 0, "%s needs an address operand [a]", mn(&c));
         else if (in->space && in->space != IR_SPACE_CONST && in->space != IR_SPACE_PARAM)
             verr(&c, "%s: prefetch.tensormap takes .const, .param or no state space (generic)", mn(&c));
         break;
     case IR_OP_SETP:
         if (in->nopd == 4 && !in->boolop)
-            verr(&c, "%s: a fourth (predicate) operand needs .and, .or or .xor", mn(&c));
+            verr_opd(&c, 3, "%s: a fourth (predicate) operand needs .and, .or or .xor", mn(&c));
         if (!in->cmp)
             verr(&c, "%s needs a comparison (.eq, .lt, ...)", mn(&c));
         break;
-    case IR_OP_LD: case IR_OP_ST: {
-        unsigned a = in->op == IR_OP_LD ? 1 : 0;
+    case IR_OP_LD: case IR_OP_ST: case IR_OP_LDU: {
+        unsigned a = in->op == IR_OP_ST ? 0 : 1;
         if (in->nopd > a && !is_addr(&in->opd[a]))
-            verr(&c, "%s: operand %u must be an address [..]", mn(&c), a + 1);
+            verr_opd(&c, a, "%s: operand %u must be an address [..]", mn(&c), a + 1);
+        check_ldst_vec(&c);
         break;
     }
     }
+    check_typed_opds(&c);
     return c.errs;
 }

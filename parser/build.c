@@ -137,6 +137,8 @@ struct ptx_builder {
     ir_function *funcs; uint32_t nfuncs, capfuncs;
     struct ir_item *items; uint32_t nitems, capitems;
     const char **files; uint32_t nfiles, capfiles;
+    const char **mpragmas; uint32_t nmpragmas, capmpragmas;
+    char *pstr; uint32_t npstr, cappstr; /* the .pragma string list being read */
     htab modtab;
     /* declaration specifiers */
     struct { char linkage; int space, align, type, vec, ptr, ptr_space, ptr_align, dup_type, dup_space;
@@ -159,7 +161,7 @@ struct ptx_builder {
     struct ir_label *labels; uint32_t nlabels, caplabels;
     uint32_t *locals; uint32_t nlocals, caplocals;
     struct ir_event *events; uint32_t nevents, capevents;
-    const char **pragmas; uint32_t npragmas, cappragmas;
+    const char **pragmas; uint32_t npragmas, cappragmas, nhead_pragmas;
     labelref *refs; uint32_t nrefs, caprefs;
     binding *binds; uint32_t nbinds, capbinds;
     uint32_t scopes[256]; uint32_t depth, too_deep;
@@ -170,6 +172,7 @@ struct ptx_builder {
     int in_instr, bad_instr;
     int has_guard, guard_neg; int32_t guard;
     ir_operand *tmp; uint32_t ntmp, captmp; /* operands, then vector elements */
+    ir_opd_locs oloc;  /* where each operand was written (diagnostics only) */
     uint32_t vstack[8]; uint32_t nvstack;
     /* mnemonic cache: text -> decoded instruction header */
     htab mtab;
@@ -674,7 +677,7 @@ static void func_reset(ptx_builder *b)
 {
     b->nparams = b->nrets = 0;
     b->ninstrs = b->nregs = b->nvecpool = b->nlabels = b->nlocals = 0;
-    b->nevents = b->npragmas = b->nrefs = b->nbinds = 0;
+    b->nevents = b->npragmas = b->nhead_pragmas = b->nrefs = b->nbinds = 0;
     b->nints = 0;
     b->depth = b->too_deep = 0;
     ht_newgen(&b->scopetab);
@@ -855,6 +858,7 @@ void ptx_b_func_body(ptx_builder *b, ptx_loc l)
     }
     layout_params(b, f);
     ptx_b_spec_reset(b);
+    b->nhead_pragmas = b->npragmas;
     b->in_body = 1;
     b->depth = 1;
     b->scopes[1] = 0;
@@ -925,8 +929,14 @@ void ptx_b_func_end(ptx_builder *b, int has_body, ptx_loc l)
         return;
     ir_function *f = &b->funcs[b->fidx];
     if (!has_body || !b->in_body) {
-        if (!b->in_body)
+        if (!b->in_body) {
             layout_params(b, f);
+            b->nhead_pragmas = b->npragmas;
+        }
+        /* a definition that follows replaces these (the printer writes
+         * them for a declaration only when no definition does) */
+        f->npragmas = f->nhead_pragmas = b->nhead_pragmas;
+        HAND_OVER(f->pragmas, b->pragmas, b->nhead_pragmas, b->cappragmas);
         item(b, IR_ITEM_FUNC_DECL, (uint32_t)b->fidx);
         ptx_b_spec_reset(b);
         return;
@@ -955,6 +965,8 @@ void ptx_b_func_end(ptx_builder *b, int has_body, ptx_loc l)
     HAND_OVER(f->locals, b->locals, b->nlocals, b->caplocals);
     f->nevents = b->nevents;
     HAND_OVER(f->events, b->events, b->nevents, b->capevents);
+    f->npragmas = b->npragmas;
+    f->nhead_pragmas = b->nhead_pragmas;
     HAND_OVER(f->pragmas, b->pragmas, b->npragmas, b->cappragmas);
     item(b, IR_ITEM_FUNC_DEF, (uint32_t)b->fidx);
     b->in_body = 0;
@@ -980,13 +992,40 @@ void ptx_b_label(ptx_builder *b, const ptx_tok *name, ptx_loc l)
     event(b, IR_EV_LABEL, b->nlabels - 1, 0, 0);
 }
 
-void ptx_b_pragma(ptx_builder *b, const ptx_tok *str, ptx_loc l)
+void ptx_b_pragma_str(ptx_builder *b, const ptx_tok *str, int first)
+{
+    if (first)
+        b->npstr = 0;
+    uint32_t need = b->npstr + str->n + 3;
+    if (need > b->cappstr) {
+        b->cappstr = need * 2;
+        b->pstr = xrealloc(b->pstr, b->cappstr);
+    }
+    if (!first) {
+        memcpy(b->pstr + b->npstr, ", ", 2);
+        b->npstr += 2;
+    }
+    memcpy(b->pstr + b->npstr, str->s, str->n);
+    b->npstr += str->n;
+}
+
+/* PTX allows .pragma at module scope, at entry scope (between a function's
+ * header and its body) and as a statement of a body; each is kept where it
+ * stood.  The strings are not interpreted ("nounroll", "used_bytes_mask
+ * ...", "enable_smem_spilling": ptxas's business). */
+void ptx_b_pragma(ptx_builder *b, ptx_loc l)
 {
     (void)l;
-    if (!b->in_body)
-        return;
-    *VEC_PUSH(b->pragmas, b->npragmas, b->cappragmas) = bstr(b, str->s, str->n);
-    event(b, IR_EV_PRAGMA, b->npragmas - 1, 0, 0);
+    const char *text = bstr(b, b->pstr ? b->pstr : "", b->npstr);
+    if (b->in_body) {
+        *VEC_PUSH(b->pragmas, b->npragmas, b->cappragmas) = text;
+        event(b, IR_EV_PRAGMA, b->npragmas - 1, 0, 0);
+    } else if (b->in_func) {
+        *VEC_PUSH(b->pragmas, b->npragmas, b->cappragmas) = text;
+    } else {
+        *VEC_PUSH(b->mpragmas, b->nmpragmas, b->capmpragmas) = text;
+        item(b, IR_ITEM_PRAGMA, b->nmpragmas - 1);
+    }
 }
 
 void ptx_b_proto(ptx_builder *b, const ptx_tok *name, ptx_loc text, ptx_loc l)
@@ -1404,7 +1443,7 @@ void ptx_b_vec_end(ptx_builder *b, int pair)
         o->vsel = '|';
 }
 
-void ptx_b_addr_attach_vec(ptx_builder *b)
+void ptx_b_addr_attach_vec(ptx_builder *b, ptx_loc brace)
 {
     if (b->ntmp < 2)
         return;
@@ -1413,6 +1452,25 @@ void ptx_b_addr_attach_vec(ptx_builder *b)
     a->u.addr.vec_first = v->u.vec.first;
     a->u.addr.vec_n = (uint16_t)v->u.vec.n;
     b->ntmp--;
+    if (b->ntmp <= IR_MAX_OPDS)
+        b->oloc.coords[b->ntmp - 1] = to_loc(brace);
+}
+
+/* A top-level operand is complete (vector elements and address parts are
+ * folded into it): remember where it was written. */
+void ptx_b_opd_end(ptx_builder *b, ptx_loc l)
+{
+    if (b->ntmp && b->ntmp <= IR_MAX_OPDS + 2)
+        b->oloc.opd[b->ntmp - 1] = to_loc(l);
+}
+
+/* An operand list inserted at `at` by the builder: it points at what now
+ * follows it. */
+static void oloc_insert(ptx_builder *b, uint32_t at)
+{
+    const uint32_t n = IR_MAX_OPDS + 2;
+    if (at + 1 < n)
+        memmove(&b->oloc.opd[at + 1], &b->oloc.opd[at], (n - at - 1) * sizeof b->oloc.opd[0]);
 }
 
 void ptx_b_instr_abort(ptx_builder *b)
@@ -1438,19 +1496,22 @@ static void normalise_call(ptx_builder *b)
         memmove(&b->tmp[1], &b->tmp[0], b->ntmp * sizeof b->tmp[0]);
         b->tmp[0] = empty;
         b->ntmp++;
+        oloc_insert(b, 0);
     }
-    if (b->ntmp == 2)
+    if (b->ntmp == 2) {
         b->tmp[b->ntmp++] = empty;
-    else if (b->ntmp >= 3 && b->tmp[2].kind != IR_OPD_VEC) {
+        b->oloc.opd[2] = b->oloc.opd[1];
+    } else if (b->ntmp >= 3 && b->tmp[2].kind != IR_OPD_VEC) {
         memmove(&b->tmp[3], &b->tmp[2], (b->ntmp - 2) * sizeof b->tmp[0]);
         b->tmp[2] = empty;
         b->ntmp++;
+        oloc_insert(b, 2);
     }
     if (b->ntmp >= 2 && b->tmp[1].kind == IR_OPD_SYM && b->syms[b->tmp[1].u.sym].kind == IR_SYM_FUNC)
         b->cur.aux = (uint32_t)b->syms[b->tmp[1].u.sym].func_index;
 }
 
-void ptx_b_instr_end(ptx_builder *b, ptx_loc l)
+void ptx_b_instr_end(ptx_builder *b, ptx_loc semi)
 {
     if (!b->in_instr)
         return;
@@ -1462,9 +1523,11 @@ void ptx_b_instr_end(ptx_builder *b, ptx_loc l)
     if (b->ntmp > IR_MAX_OPDS) {
         char mn[256];
         ir_format_mnemonic(&b->cur, mn, sizeof mn);
-        berr(b, l, "%s has %u operands; at most %d are supported", mn, b->ntmp, IR_MAX_OPDS);
+        ir_diag_error(b->diag, b->path, b->oloc.opd[IR_MAX_OPDS], /* the first one too many */
+                      "%s has %u operands; at most %d are supported", mn, b->ntmp, IR_MAX_OPDS);
         return;
     }
+    b->oloc.opd[b->ntmp] = to_loc(semi);
     b->cur.nopd = (uint8_t)b->ntmp;
     if (b->ntmp)
         memcpy(b->cur.opd, b->tmp, b->ntmp * sizeof b->tmp[0]);
@@ -1474,7 +1537,7 @@ void ptx_b_instr_end(ptx_builder *b, ptx_loc l)
     fview->nvecpool = b->nvecpool;
     fview->regs = b->regs;
     fview->nregs = b->nregs;
-    if (ir_validate_instr(NULL, fview, &b->cur, b->diag))
+    if (ir_validate_instr(NULL, fview, &b->cur, &b->oloc, b->diag))
         return;
     if (b->ninstrs + 1 >= b->capinstrs) { /* room for the sentinel too */
         uint32_t cap = b->capinstrs ? b->capinstrs * 2 : 64;
@@ -1540,12 +1603,14 @@ ir_module *ptx_parse(const char *path, const char *src, size_t len, ir_diag *dia
     HAND_OVER(m->funcs, b->funcs, b->nfuncs, b->capfuncs);
     m->nitems = b->nitems;
     HAND_OVER(m->items, b->items, b->nitems, b->capitems);
+    m->npragmas = b->nmpragmas;
+    HAND_OVER(m->pragmas, b->mpragmas, b->nmpragmas, b->capmpragmas);
     m->files = ir_arena_alloc(A, sizeof *m->files);
 
     free(b->syms); free(b->funcs); free(b->items); free(b->files); free(b->init);
     free(b->params); free(b->rets); free(b->regs); free(b->vecpool);
     free(b->labels); free(b->locals); free(b->events); free(b->pragmas); free(b->refs);
-    free(b->binds); free(b->mcache); free(b->tmp);
+    free(b->binds); free(b->mcache); free(b->tmp); free(b->pstr);
     free(b->modtab.e); free(b->scopetab.e); free(b->labeltab.e); free(b->mtab.e);
     free(b);
     diag->path = NULL; /* m->path may be freed below */

@@ -63,7 +63,10 @@ void ptx_b_func_end(ptx_builder *b, int has_body, ptx_loc l);
 void ptx_b_scope_open(ptx_builder *b, ptx_loc l);
 void ptx_b_scope_close(ptx_builder *b, ptx_loc l);
 void ptx_b_label(ptx_builder *b, const ptx_tok *name, ptx_loc l);
-void ptx_b_pragma(ptx_builder *b, const ptx_tok *str, ptx_loc l);
+/* .pragma: each string of the list, then the directive (module scope,
+ * between a function's header and body, or in a body: the builder knows) */
+void ptx_b_pragma_str(ptx_builder *b, const ptx_tok *str, int first);
+void ptx_b_pragma(ptx_builder *b, ptx_loc l);
 void ptx_b_proto(ptx_builder *b, const ptx_tok *name, ptx_loc text, ptx_loc l);
 /* instructions */
 void ptx_b_guard(ptx_builder *b, const ptx_tok *reg, int neg, ptx_loc l);
@@ -74,10 +77,11 @@ void ptx_b_opd_int(ptx_builder *b, int64_t v, ptx_loc l);
 void ptx_b_opd_float(ptx_builder *b, const ptx_tok *t, int neg, ptx_loc l);
 void ptx_b_opd_sink(ptx_builder *b, ptx_loc l);
 void ptx_b_addr(ptx_builder *b, const ptx_tok *base, int64_t off, ptx_loc l);
-void ptx_b_addr_attach_vec(ptx_builder *b);
+void ptx_b_addr_attach_vec(ptx_builder *b, ptx_loc brace);  /* [tmap, {..}]: the '{' */
 void ptx_b_vec_begin(ptx_builder *b);
 void ptx_b_vec_end(ptx_builder *b, int pair);
-void ptx_b_instr_end(ptx_builder *b, ptx_loc l);
+void ptx_b_opd_end(ptx_builder *b, ptx_loc l);  /* an operand (vector, address) is complete */
+void ptx_b_instr_end(ptx_builder *b, ptx_loc semi);   /* at its ';' */
 void ptx_b_instr_abort(ptx_builder *b);
 void ptx_b_error(ptx_builder *b, ptx_loc l, const char *msg);
 

@@ -68,7 +68,7 @@ item: T_VERSION T_FLOAT                 { ptx_b_version(B, &$2, @2); }
     | specs vlist ';'                   { ptx_b_spec_reset(B); }
     | specs func
     | func
-    | T_PRAGMA strings ';'
+    | T_PRAGMA strings ';'              { ptx_b_pragma(B, @1); }
     | error ';'                         { yyerrok; ptx_b_spec_reset(B); }
     | error '}'                         { yyerrok; ptx_b_func_end(B, 1, @2); }
     ;
@@ -77,7 +77,10 @@ targets: T_IDENT                        { ptx_b_target(B, &$1, @1); }
        | targets ',' T_IDENT            { ptx_b_target(B, &$3, @3); }
        ;
 
-strings: T_STRING | strings ',' T_STRING ;
+/* a .pragma's string list: the builder collects it, ptx_b_pragma files it */
+strings: T_STRING                       { ptx_b_pragma_str(B, &$1, 1); }
+       | strings ',' T_STRING           { ptx_b_pragma_str(B, &$3, 0); }
+       ;
 
 specs: spec | specs spec ;
 spec: T_VISIBLE                         { ptx_b_spec_linkage(B, 'v'); }
@@ -143,7 +146,7 @@ fdir: T_MAXNTID ints3                   { ptx_b_func_dir(B, PTX_DIR_MAXNTID, NUL
     | T_MAXCLUSTERRANK T_INT            { ptx_b_func_dir(B, PTX_DIR_MAXCLUSTERRANK, &$2.i, 1, @2); }
     | T_EXPLICITCLUSTER                 { ptx_b_func_dir(B, PTX_DIR_EXPLICITCLUSTER, NULL, 0, @1); }
     | T_NORETURN                        { ptx_b_func_dir(B, PTX_DIR_NORETURN, NULL, 0, @1); }
-    | T_PRAGMA strings ';'              /* entry-scope pragma: .entry k .pragma "nounroll"; { */
+    | T_PRAGMA strings ';'              { ptx_b_pragma(B, @1); } /* entry scope: .entry k() .pragma "nounroll"; { */
     ;
 /* up to three integers; the builder collects them (ptx_b_func_dir with n=-1) */
 ints3: int1 | int1 ',' int1 | int1 ',' int1 ',' int1 ;
@@ -163,7 +166,7 @@ stmt: specs vlist ';'                   { ptx_b_spec_reset(B); }
     | T_IDENT ':' T_BRANCHTARGETS names ';' { ptx_b_label(B, &$1, @1); }
     | '{'                               { ptx_b_scope_open(B, @1); }
       body '}'                          { ptx_b_scope_close(B, @4); }
-    | T_PRAGMA T_STRING ';'             { ptx_b_pragma(B, &$2, @2); }
+    | T_PRAGMA strings ';'              { ptx_b_pragma(B, @1); }
     | instr
     | error ';'                         { yyerrok; ptx_b_instr_abort(B); ptx_b_spec_reset(B); }
     ;
@@ -174,8 +177,8 @@ pplist: pparam | pplist ',' pparam ;
 pparam: specs pname dims_opt            { ptx_b_spec_reset(B); } ;
 pname: T_IDENT | T_SINK ;
 
-instr: guard mnem opds_opt ';'          { ptx_b_instr_end(B, @$); }
-     | mnem opds_opt ';'                { ptx_b_instr_end(B, @$); }
+instr: guard mnem opds_opt ';'          { ptx_b_instr_end(B, @4); }
+     | mnem opds_opt ';'                { ptx_b_instr_end(B, @3); }
      ;
 guard: '@' T_IDENT                      { ptx_b_guard(B, &$2, 0, @2); }
      | '@' '!' T_IDENT                  { ptx_b_guard(B, &$3, 1, @3); }
@@ -184,7 +187,10 @@ mnem: T_IDENT                           { ptx_b_instr_begin(B, &$1, @1); }
     | T_DOTTED                          { ptx_b_instr_begin(B, &$1, @1); }
     ;
 opds_opt: %empty | opds ;
-opds: opd | opds ',' opd ;
+/* each operand's place, for diagnostics about it */
+opds: opd                               { ptx_b_opd_end(B, @1); }
+    | opds ',' opd                      { ptx_b_opd_end(B, @3); }
+    ;
 opd: elem
    | T_IDENT '|' T_IDENT                { ptx_b_vec_begin(B); ptx_b_opd_name(B, &$1, 0, @1);
                                           ptx_b_opd_name(B, &$3, 0, @3); ptx_b_vec_end(B, 1); }
@@ -214,7 +220,7 @@ addr: T_IDENT                           { ptx_b_addr(B, &$1, 0, @1); }
     | T_INT                             { ptx_b_addr(B, NULL, $1.i, @1); }
     | T_IDENT ','                       { ptx_b_addr(B, &$1, 0, @1); }
       '{'                               { ptx_b_vec_begin(B); }
-      elems '}'                         { ptx_b_vec_end(B, 0); ptx_b_addr_attach_vec(B); }
+      elems '}'                         { ptx_b_vec_end(B, 0); ptx_b_addr_attach_vec(B, @4); }
     ;
 
 %%

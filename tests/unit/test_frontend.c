@@ -30,7 +30,7 @@ static const char *SRC =
     "@!%p0 bra $L_end;\n"                                                        /* 9 */
     "\tmul.hi.u32 %r1, %r1, 0x10;\n"                                             /* 10 */
     "\tld.shared.v2.u32 {%r1, _}, [bar+8];\n"                                    /* 11 */
-    "\tmov.u64 %rd2, 0d3FF0000000000000;\n"                                      /* 12 */
+    "\tmov.b64 %rd2, 0d3FF0000000000000;\n"                                      /* 12 */
     "\tmov.u32 %r1, 017;\n"                                                      /* 13 */
     "\tcvta.to.global.u64 %rd2, %rd2;\n"                                         /* 14 */
     "$L_end:\n}\n";
@@ -142,6 +142,114 @@ static void test_conflicts(void)
     CHECK("conflicting modifiers: 4 errors, legal forms pass", m == NULL && d.nerrors == 4);
 }
 
+/* .pragma at module scope, between a kernel's header and its body, and in
+ * the body: each kept, and printed back where it stood. */
+static void test_pragmas(void)
+{
+    const char *src = ".version 8.5\n.target sm_90a\n.address_size 64\n"
+                      ".pragma \"nounroll\";\n"
+                      ".visible .entry k()\n.maxntid 32, 1, 1\n.pragma \"nounroll\";\n"
+                      ".pragma \"a\", \"b\";\n{\n"
+                      "\t.pragma \"first\";\n\t.reg .b32 %r<2>;\n"
+                      "\tmov.u32 %r1, 0;\n"
+                      "$L1:\n\t.pragma \"used_bytes_mask 15\";\n"
+                      "\tadd.u32 %r1, %r1, 1;\n"
+                      "\t.pragma \"last\";\n}\n";
+    ir_diag d;
+    ir_module *m = parse_quiet(src, &d);
+    CHECK("pragmas parse", m != NULL);
+    if (!m)
+        return;
+    CHECK("module pragma kept as an item", m->npragmas == 1 && m->nitems >= 1 &&
+          m->items[0].kind == IR_ITEM_PRAGMA && strcmp(m->pragmas[0], "\"nounroll\"") == 0);
+    const ir_function *k = ir_find_function(m, "k");
+    CHECK("entry-scope pragmas kept", k && k->nhead_pragmas == 2 && k->npragmas == 5 &&
+          strcmp(k->pragmas[0], "\"nounroll\"") == 0 && strcmp(k->pragmas[1], "\"a\", \"b\"") == 0);
+    uint32_t at[3] = { 9, 9, 9 }, n = 0;
+    for (uint32_t i = 0; k && i < k->nevents; i++)
+        if (k->events[i].kind == IR_EV_PRAGMA && n < 3)
+            at[n++] = k->events[i].instr;
+    CHECK("body pragmas placed before their instructions", n == 3 && at[0] == 0 && at[1] == 1 && at[2] == 2);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    ir_print_module(m, f);
+    fclose(f);
+    CHECK("printed: module pragma", strstr(text, "\n.pragma \"nounroll\";\n\n.visible .entry k") != NULL);
+    CHECK("printed: entry-scope pragmas before the body",
+          strstr(text, "\n.pragma \"nounroll\";\n.pragma \"a\", \"b\";\n{\n\t.pragma \"first\";") != NULL);
+    CHECK("printed: body pragmas in place",
+          strstr(text, "$L1:\n\t.pragma \"used_bytes_mask 15\";\n\tadd.u32") != NULL &&
+          strstr(text, "\t.pragma \"last\";\n}") != NULL);
+    free(text);
+    ir_module_free(m);
+}
+
+/* Diagnostics about one operand point at it (ir_opd_locs): across lines,
+ * at the coordinates' '{', at the ';' for a missing operand; without
+ * locations, at the instruction. */
+static struct { ir_loc loc; char msg[256]; } seen[8];
+static unsigned nseen;
+static void capture(ir_diag *d, const char *file, ir_loc loc, const char *sev, const char *msg)
+{
+    (void)d, (void)file, (void)sev;
+    if (nseen < 8) {
+        seen[nseen].loc = loc;
+        snprintf(seen[nseen].msg, sizeof seen[nseen].msg, "%s", msg);
+    }
+    nseen++;
+}
+
+static void test_operand_locs(void)
+{
+    const char *src = ".version 8.5\n.target sm_90a\n.address_size 64\n.visible .entry k()\n{\n"
+                      "\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<4>;\n"
+                      "\tcp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r1],\n" /* 8 */
+                      "\t\t[%rd1, {%r2}],\n"                                                  /* 9 */
+                      "\t\t[%r3];\n"                                                         /* 10 */
+                      "\tadd.s32 %r1, %r2 ;\n"                                               /* 11 */
+                      "\tadd.s32 %r1, %rd2, %r3;\n"                                          /* 12 */
+                      "\tret;\n}\n";
+    ir_diag d;
+    memset(&d, 0, sizeof d);
+    d.emit = capture;
+    nseen = 0;
+    ir_module *m = ptx_parse("locs.ptx", src, strlen(src), &d);
+    CHECK("operand errors: 3", m == NULL && nseen == 3);
+    CHECK("coordinate count at the '{' on the operand's own line",
+          seen[0].loc.line == 9 && seen[0].loc.col == 10 && strstr(seen[0].msg, "2 tensor coordinates, got 1"));
+    CHECK("missing operand at the ';'", seen[1].loc.line == 11 && seen[1].loc.col == 19);
+    CHECK("register of the wrong width at that operand", seen[2].loc.line == 12 && seen[2].loc.col == 15 &&
+          strstr(seen[2].msg, "('%rd2') is a .b64 register"));
+
+    /* the validator alone, with no operand locations: the instruction's place */
+    const char *good = ".version 8.5\n.target sm_90a\n.address_size 64\n.visible .entry k()\n{\n"
+                       "\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<2>;\n\tadd.s32 %r1, %r2, %rd1;\n}\n";
+    memset(&d, 0, sizeof d);
+    d.emit = capture;
+    nseen = 0;
+    m = ptx_parse("good.ptx", good, strlen(good), &d);
+    CHECK("typed operands: ptxas's rule, caught at parse", m == NULL && nseen == 1 && seen[0].loc.col == 20);
+    const char *ok = ".version 8.5\n.target sm_90a\n.address_size 64\n.visible .entry k()\n{\n"
+                     "\t.reg .b32 %r<4>;\n\tadd.s32 %r1, %r2, %r3;\n}\n";
+    memset(&d, 0, sizeof d);
+    m = ptx_parse("ok.ptx", ok, strlen(ok), &d);
+    const ir_function *k = m ? ir_find_function(m, "k") : NULL;
+    if (k && k->ninstrs == 1) {
+        ir_instr in = k->instrs[0];
+        in.nopd = 2;
+        memset(&d, 0, sizeof d);
+        d.emit = capture;
+        nseen = 0;
+        int errs = ir_validate_instr(m, k, &in, NULL, &d);
+        CHECK("no locations: at the instruction", errs == 1 && nseen == 1 && seen[0].loc.line == 7 &&
+              seen[0].loc.col == 2);
+    } else {
+        CHECK("no locations: module parses", 0);
+    }
+    ir_module_free(m);
+}
+
 int main(void)
 {
     CHECK("type lookup b32", ir_type_lookup("b32", 3) == IR_T_B32);
@@ -233,5 +341,7 @@ int main(void)
     test_big_module();
     test_wide_vector();
     test_conflicts();
+    test_pragmas();
+    test_operand_locs();
     CHECK_DONE();
 }

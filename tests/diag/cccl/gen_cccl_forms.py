@@ -15,7 +15,10 @@ The output is committed, so the test suite needs no CUDA install:
 tests/scripts/frontend_corpus.sh checks, prints, reparses and (where ptxas
 exists) assembles these files like the shared corpus.
 
-    python3 tests/diag/cccl/gen_cccl_forms.py [CCCL_GENERATED_DIR]
+    python3 tests/diag/cccl/gen_cccl_forms.py [CCCL_GENERATED_DIR [OUT_DIR]]
+
+(OUT_DIR, default this folder: tests/scripts/frontend_cccl.sh regenerates
+into a scratch folder to see whether the committed files are current.)
 """
 import os
 import re
@@ -23,7 +26,7 @@ import sys
 
 SRC = sys.argv[1] if len(sys.argv) > 1 else \
     "/usr/local/cuda/include/cccl/cuda/__ptx/instructions/generated"
-OUT = os.path.dirname(os.path.abspath(__file__))
+OUT = sys.argv[2] if len(sys.argv) > 2 else os.path.dirname(os.path.abspath(__file__))
 VERSION = "8.8"   # >= every form's ISA version (8.6), accepted by ptxas 12.8+
 
 REG = {"r": ("b32", "%r"), "l": ("b64", "%rd"), "h": ("b16", "%rs"),
