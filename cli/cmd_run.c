@@ -633,57 +633,107 @@ static int parse_buffer(const char *spec, launch_case *c)
     return 0;
 }
 
-/* --param TYPE:VALUE | ptr:BUF[+OFF].  Buffer names are checked later (the
- * --buffer options may come after). */
-static int parse_param(const char *spec, launch_case *c)
+/* One TYPE:VALUE | ptr:BUF[+OFF] | pad:N (`in_struct` only) of `spec`,
+ * the whole option value, named in messages.  0, or -1 after a message. */
+static int parse_param_one(const char *item, size_t len, const char *spec, bool in_struct, launch_param *p)
 {
-    const char *colon = strchr(spec, ':');
-    launch_param p = {0};
+    char *it = strndup(item, len);
+    const char *colon = strchr(it, ':');
+    int rc = -1;
+    memset(p, 0, sizeof *p);
     if (!colon)
         goto bad;
-    size_t tl = (size_t)(colon - spec);
+    size_t tl = (size_t)(colon - it);
     const char *val = colon + 1;
     static const char *const names[] = {"u8", "u16", "u32", "u64", "s8", "s16", "s32", "s64", "f32", "f64"};
-    if ((tl == 3 && !strncmp(spec, "ptr", 3)) || (tl == 7 && !strncmp(spec, "pointer", 7))) {
-        p.kind = LAUNCH_P_POINTER;
+    if ((tl == 3 && !strncmp(it, "ptr", 3)) || (tl == 7 && !strncmp(it, "pointer", 7))) {
+        p->kind = LAUNCH_P_POINTER;
         const char *plus = strchr(val, '+');
         size_t nl = plus ? (size_t)(plus - val) : strlen(val);
-        if (!nl || (plus && parse_u64(plus + 1, &p.offset)))
+        if (!nl || (plus && parse_u64(plus + 1, &p->offset)))
             goto bad;
-        p.ref = strndup(val, nl);
+        p->ref = strndup(val, nl);
+        rc = 0;
+        goto done;
+    }
+    if (in_struct && tl == 3 && !strncmp(it, "pad", 3)) {
+        p->kind = LAUNCH_P_PAD;
+        if (parse_u64(val, &p->bits) || p->bits > 65536)
+            goto bad;
+        rc = 0;
+        goto done;
+    }
+    for (int k = 0; k < 10; k++)
+        if (strlen(names[k]) == tl && !strncmp(it, names[k], tl))
+            p->kind = LAUNCH_P_U8 + k;
+    if (!p->kind || !*val)
+        goto bad;
+    char *end;
+    errno = 0;
+    if (p->kind == LAUNCH_P_F32) {
+        float f = strtof(val, &end);
+        uint32_t u;
+        memcpy(&u, &f, 4);
+        p->bits = u;
+    } else if (p->kind == LAUNCH_P_F64) {
+        double d = strtod(val, &end);
+        memcpy(&p->bits, &d, 8);
+    } else if (p->kind >= LAUNCH_P_S8) {
+        long long sv = strtoll(val, &end, 0);
+        unsigned sz = launch_param_size(p->kind);
+        if (sz < 8 && (sv < -(1LL << (8 * sz - 1)) || sv >= (1LL << (8 * sz - 1))))
+            errno = ERANGE;
+        p->bits = (uint64_t)sv;
     } else {
-        for (int k = 0; k < 10; k++)
-            if (strlen(names[k]) == tl && !strncmp(spec, names[k], tl))
-                p.kind = LAUNCH_P_U8 + k;
-        if (!p.kind || !*val)
-            goto bad;
-        char *end;
-        errno = 0;
-        if (p.kind == LAUNCH_P_F32) {
-            float f = strtof(val, &end);
-            uint32_t u;
-            memcpy(&u, &f, 4);
-            p.bits = u;
-        } else if (p.kind == LAUNCH_P_F64) {
-            double d = strtod(val, &end);
-            memcpy(&p.bits, &d, 8);
-        } else if (p.kind >= LAUNCH_P_S8) {
-            long long s = strtoll(val, &end, 0);
-            unsigned sz = launch_param_size(p.kind);
-            if (sz < 8 && (s < -(1LL << (8 * sz - 1)) || s >= (1LL << (8 * sz - 1))))
-                errno = ERANGE;
-            p.bits = (uint64_t)s;
-        } else {
-            unsigned long long u = strtoull(val, &end, 0);
-            unsigned sz = launch_param_size(p.kind);
-            if (*val == '-' || (sz < 8 && u >> (8 * sz)))
-                errno = ERANGE;
-            p.bits = u;
+        unsigned long long u = strtoull(val, &end, 0);
+        unsigned sz = launch_param_size(p->kind);
+        if (*val == '-' || (sz < 8 && u >> (8 * sz)))
+            errno = ERANGE;
+        p->bits = u;
+    }
+    if (*end || errno) {
+        fprintf(stderr, "ptxi: --param %s: \"%s\" is not a %.*s value\n", spec, val, (int)tl, it);
+        goto done;
+    }
+    rc = 0;
+    goto done;
+bad:
+    if (in_struct)
+        fprintf(stderr, "ptxi: --param %s: struct field \"%s\": expected TYPE:VALUE (u8..u64, s8..s64, f32, f64), "
+                "ptr:BUFFER[+OFFSET] or pad:BYTES\n", spec, it);
+    else
+        fprintf(stderr, "ptxi: --param %s: expected TYPE:VALUE (u8..u64, s8..s64, f32, f64), ptr:BUFFER[+OFFSET] "
+                "or struct:FIELD,FIELD,...\n", spec);
+done:
+    free(it);
+    return rc;
+}
+
+/* --param TYPE:VALUE | ptr:BUF[+OFF] | struct:FIELD,FIELD,...  A struct's
+ * fields are the same forms plus pad:N, laid out as the launch file's
+ * {"struct": [...]} (one level; nested structs need a launch file).
+ * Buffer names are checked later (the --buffer options may come after). */
+static int parse_param(const char *spec, launch_case *c)
+{
+    launch_param p = {0};
+    if (!strncmp(spec, "struct:", 7)) {
+        p.kind = LAUNCH_P_STRUCT;
+        for (const char *f = spec + 7; *f;) {
+            const char *comma = strchr(f, ',');
+            size_t len = comma ? (size_t)(comma - f) : strlen(f);
+            launch_param *nf = realloc(p.fields, (p.nfields + 1) * sizeof *nf);
+            if (!nf)
+                exit(3);
+            p.fields = nf;
+            if (parse_param_one(f, len, spec, true, &p.fields[p.nfields])) {
+                launch_param_free(&p);
+                return -1;
+            }
+            p.nfields++;
+            f += len + (comma != NULL);
         }
-        if (*end || errno) {
-            fprintf(stderr, "ptxi: --param %s: \"%s\" is not a %.*s value\n", spec, val, (int)tl, spec);
-            return -1;
-        }
+    } else if (parse_param_one(spec, strlen(spec), spec, false, &p)) {
+        return -1;
     }
     launch_param *np = realloc(c->params, (c->nparams + 1) * sizeof *np);
     if (!np)
@@ -692,10 +742,19 @@ static int parse_param(const char *spec, launch_case *c)
     c->params[c->nparams++] = p;
     c->has_params = true;
     return 0;
-bad:
-    fprintf(stderr, "ptxi: --param %s: expected TYPE:VALUE (u8..u64, s8..s64, f32, f64) or ptr:BUFFER[+OFFSET]\n",
-            spec);
-    return -1;
+}
+
+/* The first pointer parameter (or struct field) naming no buffer, or NULL. */
+static const launch_param *unknown_pointer(const launch_case *c, const launch_param *ps, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (ps[i].kind == LAUNCH_P_POINTER && !launch_find_buffer(c, ps[i].ref))
+            return &ps[i];
+        const launch_param *q = unknown_pointer(c, ps[i].fields, ps[i].nfields);
+        if (q)
+            return q;
+    }
+    return NULL;
 }
 
 /* --dump NAME[:DTYPE[:SHAPE]]=FILE, SHAPE like 64x32 (outermost first, as numpy). */
@@ -770,6 +829,8 @@ static void run_usage(FILE *f)
         "  --buffer NAME:BYTES[:fill=N|:hash32=SEED|:file=PATH][:align=N]   (in allocation order)\n"
         "  --param TYPE:VALUE         u8 u16 u32 u64 s8 s16 s32 s64 f32 f64, in .param order\n"
         "  --param ptr:BUF[+OFF]      a buffer's device address\n"
+        "  --param struct:F,F,...     a by-value struct: fields TYPE:VALUE, ptr:BUF[+OFF], pad:N,\n"
+        "                             each at its natural alignment (as a C struct)\n"
         "  --expect NAME=FILE         compare a buffer with FILE afterwards\n"
         "options:\n"
         "  --dump NAME[:DTYPE[:SHAPE]]=FILE   write a buffer afterwards: FILE.npy (NumPy, DTYPE,\n"
@@ -904,11 +965,11 @@ int cmd_run(int argc, char **argv)
     c.dir = strdup(".");
     c.ptx = strdup(input);
     c.has_params = true;
-    for (size_t i = 0; i < c.nparams; i++)
-        if (c.params[i].kind == LAUNCH_P_POINTER && !launch_find_buffer(&c, c.params[i].ref)) {
-            fprintf(stderr, "ptxi: --param ptr:%s: no --buffer named \"%s\"\n", c.params[i].ref, c.params[i].ref);
-            goto out;
-        }
+    const launch_param *unk = unknown_pointer(&c, c.params, c.nparams);
+    if (unk) {
+        fprintf(stderr, "ptxi: --param ptr:%s: no --buffer named \"%s\"\n", unk->ref, unk->ref);
+        goto out;
+    }
     c.expect_bufs = calloc(nexpects ? nexpects : 1, sizeof *c.expect_bufs);
     for (size_t i = 0; i < nexpects; i++) {
         const char *eq = strchr(expects[i], '=');

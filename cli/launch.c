@@ -480,10 +480,25 @@ uint32_t launch_param_size(int kind)
 }
 const char *launch_param_kind_name(int kind)
 {
+    if (kind == LAUNCH_P_STRUCT)
+        return "struct";
+    if (kind == LAUNCH_P_PAD)
+        return "pad";
     for (size_t i = 0; i < NSCALAR; i++)
         if (scalar_kinds[i].kind == kind)
             return scalar_kinds[i].key;
     return "?";
+}
+
+void launch_param_free(launch_param *p)
+{
+    free(p->ref);
+    p->ref = NULL;
+    for (size_t i = 0; i < p->nfields; i++)
+        launch_param_free(&p->fields[i]);
+    free(p->fields);
+    p->fields = NULL;
+    p->nfields = 0;
 }
 
 /* A scalar value: JSON integer (or real for f32/f64), or a string holding
@@ -540,6 +555,82 @@ static int scalar_value(errbuf *e, const char *p, const json_t *v, size_t k, uin
     return 0;
 }
 
+/* Pad bytes a struct may ask for: far more than any kernel's parameter
+ * space (at most 32764 bytes), so only nonsense is refused here; the real
+ * bound is the parameter's size, checked in launch_build_params. */
+#define PAD_MAX 65536
+
+/* One parameter object at `p` ("params[3]", or "params[3].struct[2]" for a
+ * field of a struct, where `in_struct` allows {"pad": N}). */
+static int read_param(errbuf *e, const json_t *v, const char *p, bool in_struct, launch_case *c,
+                      launch_param *lp)
+{
+    char q[192];
+    if (!json_is_object(v))
+        return fail(e, p, "expected an object such as {\"u32\": 5}, got %s", jtype(v));
+    const json_t *val;
+    /* ptxi extension of ptxi-launch/1: {"struct": [field, ...]} */
+    if ((val = json_object_get(v, "struct"))) {
+        kp(q, sizeof q, p, "struct");
+        if (!json_is_array(val))
+            return fail(e, q, "expected an array of fields such as [{\"u32\": 5}, {\"pad\": 4}], got %s",
+                        jtype(val));
+        lp->kind = LAUNCH_P_STRUCT;
+        lp->nfields = json_array_size(val);
+        lp->fields = xcalloc(lp->nfields, sizeof *lp->fields);
+        for (size_t i = 0; i < lp->nfields; i++) {
+            char fp[224];
+            ip(fp, sizeof fp, q, i);
+            if (read_param(e, json_array_get(val, i), fp, true, c, &lp->fields[i]))
+                return -1;
+        }
+        return 0;
+    }
+    if ((val = json_object_get(v, "pad"))) {
+        kp(q, sizeof q, p, "pad");
+        if (!in_struct)
+            return fail(e, q, "padding is only allowed among the fields of a {\"struct\": [...]}");
+        long long n;
+        if (want_int(e, q, val, 0, PAD_MAX, &n))
+            return -1;
+        lp->kind = LAUNCH_P_PAD;
+        lp->bits = (uint64_t)n;
+        return 0;
+    }
+    size_t k = NSCALAR;
+    for (size_t j = 0; j < NSCALAR && k == NSCALAR; j++)
+        if (json_object_get(v, scalar_kinds[j].key))
+            k = j;
+    if (k == NSCALAR) {
+        const char *first = json_object_iter_key(json_object_iter((json_t *)v));
+        return fail(e, p, "unknown parameter kind%s%s%s (one of tensor_map, pointer, "
+                    "u8, u16, u32, u64, s8, s16, s32, s64, f32, f64, struct%s)",
+                    first ? " \"" : "", first ? first : "", first ? "\"" : "", in_struct ? ", pad" : "");
+    }
+    lp->kind = scalar_kinds[k].kind;
+    kp(q, sizeof q, p, scalar_kinds[k].key);
+    val = json_object_get(v, scalar_kinds[k].key);
+    if (lp->kind == LAUNCH_P_TMAP || lp->kind == LAUNCH_P_POINTER) {
+        if (!json_is_string(val))
+            return fail(e, q, "expected a %s name, got %s",
+                        lp->kind == LAUNCH_P_TMAP ? "tensor map" : "buffer", jtype(val));
+        const char *name = json_string_value(val);
+        if (lp->kind == LAUNCH_P_TMAP && find_tmap_index(c, name) < 0)
+            return fail(e, q, "no tensor map named \"%s\"", name);
+        if (lp->kind == LAUNCH_P_POINTER && find_buffer_index(c, name) < 0)
+            return fail(e, q, "no buffer named \"%s\"", name);
+        lp->ref = xstrdup(name);
+        if (lp->kind == LAUNCH_P_POINTER) {
+            long long off = 0;
+            if (get_int(e, v, p, "offset", false, LLONG_MIN, LLONG_MAX, &off))
+                return -1;
+            lp->offset = (uint64_t)off;
+        }
+        return 0;
+    }
+    return scalar_value(e, q, val, k, &lp->bits);
+}
+
 static int read_params(errbuf *e, const json_t *o, launch_case *c)
 {
     const json_t *arr = json_object_get(o, "params");
@@ -551,44 +642,9 @@ static int read_params(errbuf *e, const json_t *o, launch_case *c)
     c->nparams = json_array_size(arr);
     c->params = xcalloc(c->nparams, sizeof *c->params);
     for (size_t i = 0; i < c->nparams; i++) {
-        char p[64], q[96];
-        const json_t *v = json_array_get(arr, i);
-        launch_param *lp = &c->params[i];
+        char p[64];
         ip(p, sizeof p, "params", i);
-        if (!json_is_object(v))
-            return fail(e, p, "expected an object such as {\"u32\": 5}, got %s", jtype(v));
-        size_t k = NSCALAR;
-        for (size_t j = 0; j < NSCALAR && k == NSCALAR; j++)
-            if (json_object_get(v, scalar_kinds[j].key))
-                k = j;
-        if (k == NSCALAR) {
-            const char *first = json_object_iter_key(json_object_iter((json_t *)v));
-            return fail(e, p, "unknown parameter kind%s%s%s (one of tensor_map, pointer, "
-                        "u8, u16, u32, u64, s8, s16, s32, s64, f32, f64)",
-                        first ? " \"" : "", first ? first : "", first ? "\"" : "");
-        }
-        lp->kind = scalar_kinds[k].kind;
-        kp(q, sizeof q, p, scalar_kinds[k].key);
-        const json_t *val = json_object_get(v, scalar_kinds[k].key);
-        if (lp->kind == LAUNCH_P_TMAP || lp->kind == LAUNCH_P_POINTER) {
-            if (!json_is_string(val))
-                return fail(e, q, "expected a %s name, got %s",
-                            lp->kind == LAUNCH_P_TMAP ? "tensor map" : "buffer", jtype(val));
-            const char *name = json_string_value(val);
-            if (lp->kind == LAUNCH_P_TMAP && find_tmap_index(c, name) < 0)
-                return fail(e, q, "no tensor map named \"%s\"", name);
-            if (lp->kind == LAUNCH_P_POINTER && find_buffer_index(c, name) < 0)
-                return fail(e, q, "no buffer named \"%s\"", name);
-            lp->ref = xstrdup(name);
-            if (lp->kind == LAUNCH_P_POINTER) {
-                long long off = 0;
-                if (get_int(e, v, p, "offset", false, LLONG_MIN, LLONG_MAX, &off))
-                    return -1;
-                lp->offset = (uint64_t)off;
-            }
-            continue;
-        }
-        if (scalar_value(e, q, val, k, &lp->bits))
+        if (read_param(e, json_array_get(arr, i), p, false, c, &c->params[i]))
             return -1;
     }
     return 0;
@@ -763,7 +819,7 @@ void launch_free(launch_case *c)
     }
     free(c->tmaps);
     for (size_t i = 0; i < c->nparams; i++)
-        free(c->params[i].ref);
+        launch_param_free(&c->params[i]);
     free(c->params);
     free(c->expect_encode);
     for (size_t i = 0; i < c->nexpect_bufs; i++) {
@@ -1056,6 +1112,81 @@ static void describe_param(const ir_symbol *s, char *buf, size_t n)
              s->size == 1 ? "" : "s", al);
 }
 
+/* Natural alignment of a parameter kind as a struct field: a scalar's own
+ * size, 8 for a pointer, 64 for a tensor map (CUtensorMap is alignas(64)),
+ * 1 for padding, the largest of its fields' for a nested struct. */
+static uint64_t field_align(const launch_param *lp)
+{
+    switch (lp->kind) {
+    case LAUNCH_P_PAD: return 1;
+    case LAUNCH_P_TMAP: return 64;
+    case LAUNCH_P_STRUCT: {
+        uint64_t a = 1;
+        for (size_t i = 0; i < lp->nfields; i++) {
+            uint64_t fa = field_align(&lp->fields[i]);
+            if (fa > a)
+                a = fa;
+        }
+        return a;
+    }
+    default: return launch_param_size(lp->kind);
+    }
+}
+
+/* The value bytes of a scalar, pointer or tensor-map parameter. */
+static void param_bytes(const launch_case *c, const launch_param *lp, uint8_t *dst)
+{
+    if (lp->kind == LAUNCH_P_TMAP) {
+        memcpy(dst, launch_find_tmap(c, lp->ref)->map, 128);
+        return;
+    }
+    uint64_t v = lp->kind == LAUNCH_P_POINTER ? launch_find_buffer(c, lp->ref)->addr + lp->offset : lp->bits;
+    for (uint32_t k = 0; k < launch_param_size(lp->kind); k++)
+        dst[k] = (uint8_t)(v >> (8 * k));
+}
+
+/* Lay the fields of struct `lp` (at JSON path `path`) out into dst[0, cap)
+ * as a C compiler lays out a struct: each field at the next multiple of its
+ * natural alignment, a nested struct's size rounded up to its alignment.
+ * *end is where the last field ends.  A field that would cross `cap` is an
+ * error naming its path and its bytes in the parameter (`base`: where dst
+ * is in it); `what` describes the kernel parameter. */
+static int layout_struct(errbuf *e, const launch_case *c, const launch_param *lp, const char *path,
+                         uint8_t *dst, uint64_t base, uint64_t cap, const char *what, uint64_t *end)
+{
+    uint64_t off = 0;
+    for (size_t i = 0; i < lp->nfields; i++) {
+        const launch_param *f = &lp->fields[i];
+        char fp[192];
+        snprintf(fp, sizeof fp, "%s.struct[%zu]", path, i);
+        uint64_t a = field_align(f);
+        off = (off + a - 1) / a * a;
+        uint64_t n;
+        if (f->kind == LAUNCH_P_STRUCT) {
+            if (off > cap)
+                return fail(e, fp, "struct field starts at byte %llu, past the end of %s",
+                            (unsigned long long)(base + off), what);
+            if (layout_struct(e, c, f, fp, dst + off, base + off, cap - off, what, &n))
+                return -1;
+            n = (n + a - 1) / a * a;
+        } else {
+            n = f->kind == LAUNCH_P_PAD ? f->bits : launch_param_size(f->kind);
+        }
+        if (off + n > cap && !n)
+            return fail(e, fp, "%s field starts at byte %llu, past the end of %s",
+                        launch_param_kind_name(f->kind), (unsigned long long)(base + off), what);
+        if (off + n > cap)
+            return fail(e, fp, "%s field at bytes %llu..%llu does not fit in %s",
+                        launch_param_kind_name(f->kind), (unsigned long long)(base + off),
+                        (unsigned long long)(base + off + n - 1), what);
+        if (f->kind != LAUNCH_P_STRUCT && f->kind != LAUNCH_P_PAD)
+            param_bytes(c, f, dst + off);
+        off += n;
+    }
+    *end = off;
+    return 0;
+}
+
 int launch_build_params(const launch_case *c, const ir_module *m, const ir_function *fn,
                         uint8_t **out, uint32_t *size, char *err, size_t errlen)
 {
@@ -1077,6 +1208,19 @@ int launch_build_params(const launch_case *c, const ir_module *m, const ir_funct
         const launch_param *lp = &c->params[i];
         char p[32], d[96];
         ip(p, sizeof p, "params", i);
+        uint8_t *dst = blk + s->param_offset;
+        if (lp->kind == LAUNCH_P_STRUCT) {
+            /* shorter than the parameter: the rest stays zero */
+            char what[1024];
+            uint64_t end;
+            describe_param(s, d, sizeof d);
+            snprintf(what, sizeof what, "kernel %s's parameter %s, %s", fn->name, s->name, d);
+            if (layout_struct(&e, c, lp, p, dst, 0, s->size, what, &end)) {
+                free(blk);
+                return -1;
+            }
+            continue;
+        }
         uint32_t want = launch_param_size(lp->kind);
         if (s->size != want) {
             describe_param(s, d, sizeof d);
@@ -1085,14 +1229,8 @@ int launch_build_params(const launch_case *c, const ir_module *m, const ir_funct
                         s->name, d, launch_param_kind_name(lp->kind),
                         lp->kind == LAUNCH_P_TMAP ? " (128 bytes)" : "");
         }
-        uint8_t *dst = blk + s->param_offset;
-        uint64_t v = lp->bits;
-        if (lp->kind == LAUNCH_P_TMAP) {
-            memcpy(dst, launch_find_tmap(c, lp->ref)->map, 128);
-            continue;
-        }
         if (lp->kind == LAUNCH_P_POINTER) {
-            v = launch_find_buffer(c, lp->ref)->addr + lp->offset;
+            uint64_t v = launch_find_buffer(c, lp->ref)->addr + lp->offset;
             /* `.ptr.align N` promises the pointee's alignment. */
             if (s->is_ptr && s->align > 1 && v % s->align) {
                 describe_param(s, d, sizeof d);
@@ -1102,8 +1240,7 @@ int launch_build_params(const launch_case *c, const ir_module *m, const ir_funct
                             fn->name, s->name, s->align);
             }
         }
-        for (uint32_t k = 0; k < want; k++)
-            dst[k] = (uint8_t)(v >> (8 * k));
+        param_bytes(c, lp, dst);
     }
     *out = blk;
     *size = (uint32_t)total;

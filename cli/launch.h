@@ -65,17 +65,24 @@ typedef struct launch_tmap {
 enum {
     LAUNCH_P_U8 = 1, LAUNCH_P_U16, LAUNCH_P_U32, LAUNCH_P_U64,
     LAUNCH_P_S8, LAUNCH_P_S16, LAUNCH_P_S32, LAUNCH_P_S64,
-    LAUNCH_P_F32, LAUNCH_P_F64, LAUNCH_P_POINTER, LAUNCH_P_TMAP
+    LAUNCH_P_F32, LAUNCH_P_F64, LAUNCH_P_POINTER, LAUNCH_P_TMAP,
+    LAUNCH_P_STRUCT,       /* a by-value struct: `fields` laid out as C does */
+    LAUNCH_P_PAD           /* inside a struct: `bits` bytes of zeros */
 };
 typedef struct launch_param {
     int kind;              /* LAUNCH_P_* */
-    uint64_t bits;         /* scalar value, little-endian in `size` bytes */
+    uint64_t bits;         /* scalar value, little-endian in `size` bytes; pad: its length */
     char *ref;             /* buffer (pointer) or tensor map name */
     uint64_t offset;       /* pointer offset */
+    struct launch_param *fields;  /* LAUNCH_P_STRUCT, in order */
+    size_t nfields;
 } launch_param;
-/* Bytes of a parameter kind (128 for a tensor map) and its key name. */
+/* Bytes of a scalar, pointer or tensor-map kind (128 for a map; 0 for a
+ * struct or pad, whose size depends on the fields) and its key name. */
 uint32_t launch_param_size(int kind);
 const char *launch_param_kind_name(int kind);
+/* Free what a parameter owns (its name, a struct's fields), not `p` itself. */
+void launch_param_free(launch_param *p);
 
 typedef struct launch_expect_buf {
     char *name;

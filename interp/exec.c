@@ -9,6 +9,8 @@
  * holding the register's value zero-extended to 64 bits (predicates 0/1);
  * writes are masked to the declared register width (ip_plan.regmask), so a
  * `ld.s8` into a .b32 register keeps the sign-extension to 32 bits only.
+ * A .b128 register (PTX ISA 8.3: mov, ld/st, atom.cas/exch) keeps its high
+ * 64 bits in a second bank of slots (ip_hi_slot, internal.h).
  *
  * One switch over the opcode; loops over lanes are inside the handlers;
  * nothing is allocated and no string is looked at on this path.  Opcodes
@@ -623,11 +625,16 @@ static bool cmp_f(int cmp, double a, double b)
     }
 }
 
-/* value of a float-typed raw operand as double (f16/bf16/f32/f64) */
+/* value of a float-typed raw operand as double (f16/bf16/f32/f64); .ftz
+ * flushes a subnormal f16 or f32 to sign-preserving zero (setp.ftz.f16,
+ * setp.ftz.f16x2: PTX ISA 9.7.6.2 "flushes subnormal inputs") */
 static double fval(uint64_t v, int t, bool ftz)
 {
     switch (t) {
-    case IR_T_F16: return fp_f16_to_f32((uint16_t)v);
+    case IR_T_F16:
+        if (ftz && !(v & 0x7c00) && (v & 0x3ff))
+            return (v & 0x8000) ? -0.0 : 0.0;
+        return fp_f16_to_f32((uint16_t)v);
     case IR_T_BF16: return u2f((uint32_t)(v & 0xffff) << 16);
     case IR_T_F32: {
         float f = u2f((uint32_t)v);
@@ -658,18 +665,63 @@ static bool boolop(int op, bool a, bool c)
     }
 }
 
+/* What `set` writes for true in a destination of type dt (PTX ISA 9.7.6.1
+ * and 9.7.7.1): 1.0 in a float type, all ones in an integer type; for the
+ * packed types, per half (.f16x2 1.0 = 0x3c00, .bf16x2 1.0 = 0x3f80). */
+static uint64_t set_true(int dt)
+{
+    switch (dt) {
+    case IR_T_F32: return 0x3f800000u;
+    case IR_T_F16: case IR_T_F16X2: return 0x3c00;
+    case IR_T_BF16: case IR_T_BF16X2: return 0x3f80;
+    default: return ~0ull;
+    }
+}
+
+/* setp/set on .f16x2 / .bf16x2 (PTX ISA 9.7.7): both halves compared on
+ * their own; setp writes the low half's result (BoolOp'ed with c) to p and
+ * the high half's to q (not its complement, unlike the scalar forms); set
+ * packs one 16-bit result per half: 1.0 in .f16x2 / .bf16x2, 0xffff in
+ * .u32 / .s32. */
+static int exec_cmp_x2(X *x, uint32_t exec, int t)
+{
+    const ir_instr *in = x->in;
+    int ht = t == IR_T_F16X2 ? IR_T_F16 : IR_T_BF16;
+    bool ftz = ir_has(in, IR_M_FTZ);
+    int dt = in->types[0];
+    uint64_t tv = dt == IR_T_F16X2 || dt == IR_T_BF16X2 ? set_true(dt) : 0xffff;
+    FOR_LANES(exec, l) {
+        uint64_t a = rd(x, 1, l, t), b = rd(x, 2, l, t);
+        bool cpred = in->nopd > 3 ? rd(x, 3, l, IR_T_PRED) != 0 : false;
+        bool r[2];
+        for (int h = 0; h < 2; h++)
+            r[h] = boolop(in->boolop, cmp_f(in->cmp, fval(a >> (16 * h) & 0xffff, ht, ftz),
+                                            fval(b >> (16 * h) & 0xffff, ht, ftz)), cpred);
+        if (in->op == IR_OP_SETP) {
+            wr(x, 0, l, r[0]);
+            wr_pair2(x, 0, l, r[1]);
+        } else {
+            wr(x, 0, l, (r[0] ? tv : 0) | (r[1] ? tv : 0) << 16);
+        }
+    }
+    return 0;
+}
+
 static int exec_cmp(X *x, uint32_t exec)
 {
     const ir_instr *in = x->in;
     int t = in->op == IR_OP_SET ? (in->ntypes > 1 ? in->types[1] : in->types[0]) : in->types[0];
     if (in->op == IR_OP_SLCT)
         t = in->ntypes > 1 ? in->types[1] : in->types[0];
+    if ((in->op == IR_OP_SETP || in->op == IR_OP_SET) && tkind(t) == 'x') {
+        if (t == IR_T_F16X2 || t == IR_T_BF16X2)
+            return exec_cmp_x2(x, exec, t);
+        return unsupported(x, "on packed types other than .f16x2 / .bf16x2");
+    }
     FOR_LANES(exec, l) {
         switch (in->op) {
         case IR_OP_SETP:
         case IR_OP_SET: {
-            if (tkind(t) == 'x')   /* f16x2 / bf16x2 compares: both halves */
-                return unsupported(x, "on packed types");
             bool r = compare(x, t, rd(x, 1, l, t), rd(x, 2, l, t));
             bool cpred = in->nopd > 3 ? rd(x, 3, l, IR_T_PRED) != 0 : false;
             bool r1 = boolop(in->boolop, r, cpred);
@@ -678,9 +730,7 @@ static int exec_cmp(X *x, uint32_t exec)
                 wr(x, 0, l, r1);
                 wr_pair2(x, 0, l, r2);
             } else {
-                int dt = in->types[0];
-                uint64_t v = dt == IR_T_F32 ? (r1 ? 0x3f800000u : 0) : (r1 ? ~0ull : 0);
-                wr(x, 0, l, v);
+                wr(x, 0, l, r1 ? set_true(in->types[0]) : 0);
             }
             break;
         }
@@ -1293,12 +1343,56 @@ static int exec_cvt_x2(X *x, uint32_t exec)
 
 /* ---- moves ------------------------------------------------------------------------ */
 
+/* mov.b128 (PTX ISA 8.3): a .b128 register is its slot (low 64 bits) and
+ * its ip_hi_slot; {a, b} packs / unpacks two .b64 halves, a first (or four
+ * .b32 quarters). */
+static int exec_mov128(X *x, uint32_t exec)
+{
+    const ir_instr *in = x->in;
+    const ir_operand *d = &in->opd[0], *s = &in->opd[1];
+    unsigned ns = s->kind == IR_OPD_VEC ? s->u.vec.n : 0, nd = d->kind == IR_OPD_VEC ? d->u.vec.n : 0;
+    if ((s->kind == IR_OPD_VEC && ns != 2 && ns != 4) || (d->kind == IR_OPD_VEC && nd != 2 && nd != 4) ||
+        (s->kind != IR_OPD_VEC && s->kind != IR_OPD_REG) || (d->kind != IR_OPD_VEC && d->kind != IR_OPD_REG))
+        return unsupported(x, ".b128 other than between .b128 registers and {2 x .b64 | 4 x .b32}");
+    FOR_LANES(exec, l) {
+        unsigned __int128 v = 0;
+        if (ns) {
+            unsigned eb = 128 / ns;
+            for (unsigned i = 0; i < ns; i++) {
+                const ir_operand *e = &x->fn->vecpool[s->u.vec.first + i];
+                uint64_t ev = e->kind == IR_OPD_REG ? x->regs[e->u.reg * IP_WARP + l]
+                            : e->kind == IR_OPD_IMM ? (uint64_t)e->u.imm : 0;
+                v |= (unsigned __int128)zx(ev, eb) << (eb * i);
+            }
+        } else {
+            const uint64_t *hi = ip_hi_ref(x->c, x->f, s->u.reg, l);
+            v = (unsigned __int128)(hi ? *hi : 0) << 64 | x->regs[s->u.reg * IP_WARP + l];
+        }
+        if (nd) {
+            unsigned eb = 128 / nd;
+            for (unsigned i = 0; i < nd; i++) {
+                const ir_operand *e = &x->fn->vecpool[d->u.vec.first + i];
+                if (e->kind == IR_OPD_REG)
+                    wreg(x, e->u.reg, l, zx((uint64_t)(v >> (eb * i)), eb));
+            }
+        } else {
+            wreg(x, d->u.reg, l, (uint64_t)v);
+            uint64_t *hi = ip_hi_ref(x->c, x->f, d->u.reg, l);
+            if (hi)
+                *hi = (uint64_t)(v >> 64);
+        }
+    }
+    return 0;
+}
+
 static int exec_mov(X *x, uint32_t exec)
 {
     const ir_instr *in = x->in;
     int t = in->types[0];
     const ir_operand *d = &in->opd[0], *s = &in->opd[1];
     unsigned bits = tbits(t);
+    if (bits > 64)
+        return exec_mov128(x, exec);
     if (s->kind == IR_OPD_VEC) {          /* pack */
         unsigned n = s->u.vec.n, eb = n ? bits / n : bits;
         FOR_LANES(exec, l) {

@@ -7,8 +7,6 @@
  * exact value avoids the double-rounding errors of going f64 -> f32 -> f16.
  * The rounders take no NaN; the helpers at the end of this header give the
  * NaN encodings (and the other choices) the H100 makes.
- * (interp/numeric.h declares a fuller numerics API that nothing implements
- * yet; exec.c uses this header.)
  */
 #ifndef PTXI_INTERP_FP_H
 #define PTXI_INTERP_FP_H

@@ -67,6 +67,9 @@ typedef struct ip_plan {
     ip_uop **uops;             /* per function, per instruction (uop.c) */
     uint32_t *nconst;          /* per function: constant slots after its registers */
     uint64_t **konst;          /* per function: their values */
+    uint8_t *wide;             /* per function: declares .b128 registers, whose high
+                                * 64 bits live in a second bank of slots
+                                * after the constants (ip_hi_slot) */
     bool fast;                 /* uops and bursts on (PTXI_NO_FASTPATH unset) */
     uint32_t static_smem;      /* end of static shared variables */
     uint32_t dyn_base;         /* shared address of dyn_smem[] */
@@ -310,5 +313,20 @@ int ip_async_smem_race(interp_ctx *c, ip_warp *w, int lane, int cta, uint32_t of
 
 static inline ip_frame *ip_lane_frame(ip_warp *w, int lane) { return &w->frames[w->fr[lane]]; }
 static inline const ir_function *ip_func(const interp_ctx *c, int f) { return &c->plan->mod->funcs[f]; }
+/* A register slot holds 64 bits; the high half of .b128 register `r` of a
+ * frame of function `f` is slot ip_hi_slot(c, f, r) (only where
+ * plan->wide[f]): registers, constants, then one high half per register. */
+static inline uint32_t ip_hi_slot(const interp_ctx *c, int f, uint32_t r)
+{
+    return c->plan->mod->funcs[f].nregs + (c->plan->nconst ? c->plan->nconst[f] : 0) + r;
+}
+/* The high half of register slot `reg` in `lane` of frame `f`, or NULL when
+ * the function declares no .b128 register (or `reg` is a constant slot). */
+static inline uint64_t *ip_hi_ref(const interp_ctx *c, ip_frame *f, uint32_t reg, uint32_t lane)
+{
+    if (!c->plan->wide[f->func] || reg >= f->nregs)
+        return NULL;
+    return &f->regs[(size_t)ip_hi_slot(c, f->func, reg) * IP_WARP + lane];
+}
 
 #endif

@@ -230,7 +230,8 @@ ip_plan *ip_plan_new(const interp_launch *l)
     p->symaddr = calloc(m->nsyms + 1, sizeof *p->symaddr);
     p->frame_bytes = calloc(m->nfuncs + 1, sizeof *p->frame_bytes);
     p->regmask = calloc(m->nfuncs + 1, sizeof *p->regmask);
-    if (!p->symloc || !p->symaddr || !p->frame_bytes || !p->regmask) {
+    p->wide = calloc(m->nfuncs + 1, 1);
+    if (!p->symloc || !p->symaddr || !p->frame_bytes || !p->regmask || !p->wide) {
         snprintf(p->err, sizeof p->err, "out of memory");
         return p;
     }
@@ -246,6 +247,8 @@ ip_plan *ip_plan_new(const interp_launch *l)
             if (fn->regs[r].type == IR_T_PRED)
                 bits = 1;
             p->regmask[f][r] = bits >= 64 || bits == 0 ? ~0ull : (1ull << bits) - 1;
+            if (bits > 64)
+                p->wide[f] = 1;
         }
     }
     plan_layout(p);
@@ -262,6 +265,7 @@ void ip_plan_free(ip_plan *p)
         for (uint32_t f = 0; p->mod && f < p->mod->nfuncs; f++)
             free(p->regmask[f]);
     free(p->regmask);
+    free(p->wide);
     ip_lower_free(p);
     free(p->symloc);
     free(p->symaddr);
@@ -310,6 +314,8 @@ ip_frame *ip_frame_push(interp_ctx *c, ip_warp *w, int func, int parent)
     /* the function's registers, then its constant slots (uop.c) */
     uint32_t nk = c->plan->nconst ? c->plan->nconst[func] : 0;
     uint32_t need = fn->nregs + nk ? fn->nregs + nk : 1;
+    if (c->plan->wide && c->plan->wide[func])
+        need = fn->nregs + nk + fn->nregs;   /* high halves of .b128 registers */
     if (f->cap < need) {
         uint64_t *r = realloc(f->regs, (size_t)need * IP_WARP * sizeof *r);
         if (!r)

@@ -13,6 +13,7 @@
  * atomics stay atomic when clusters run on several host threads.
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include "interp/internal.h"
@@ -105,6 +106,20 @@ static uint64_t elem_val(interp_ctx *c, ip_frame *f, const ir_operand *e, uint32
     }
 }
 
+/* The high 64 bits of a .b128 operand (a register's ip_hi_slot; 0 for
+ * anything else), and setting them. */
+static uint64_t get_hi(interp_ctx *c, ip_frame *f, const ir_operand *e, uint32_t l)
+{
+    const uint64_t *h = e && e->kind == IR_OPD_REG ? ip_hi_ref(c, f, e->u.reg, l) : NULL;
+    return h ? *h : 0;
+}
+static void set_hi(interp_ctx *c, ip_frame *f, uint32_t slot, uint32_t l, uint64_t v)
+{
+    uint64_t *h = ip_hi_ref(c, f, slot, l);
+    if (h)
+        *h = v;
+}
+
 /* "ld.u32": how the data-race reports (async.c) name the access */
 static const char *race_what(const ir_instr *in, char *buf, size_t n)
 {
@@ -130,8 +145,11 @@ static int exec_ld(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, u
             return c->res.status;
         for (unsigned i = 0; i < n; i++) {
             const ir_operand *e = vec_elem(fn, &in->opd[0], i);
-            if (e && e->kind == IR_OPD_REG)
+            if (e && e->kind == IR_OPD_REG) {
                 wreg(c, f, e->u.reg, l, ext(load_le(p.p + i * es, es), t));
+                if (es == 16)
+                    set_hi(c, f, e->u.reg, l, load_le(p.p + i * es + 8, 8));
+            }
         }
     }
     return 0;
@@ -158,8 +176,13 @@ static int exec_st(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, u
         if (c->nops && p.cta >= 0 && ip_async_smem_race(c, w, (int)l, p.cta, p.soff, es * n, true, race_what(in, wb, sizeof wb)))
             return c->res.status;
         for (unsigned i = 0; i < n; i++) {
-            uint64_t v = elem_val(c, f, vec_elem(fn, &in->opd[1], i), l, t);
+            const ir_operand *e = vec_elem(fn, &in->opd[1], i);
+            uint64_t v = elem_val(c, f, e, l, t);
             memcpy(p.p + i * es, &v, es > 8 ? 8 : es);
+            if (es == 16) {
+                uint64_t h = get_hi(c, f, e, l);
+                memcpy(p.p + i * es + 8, &h, 8);
+            }
         }
         ip_note_write(c, a, es * n);
     }
@@ -253,6 +276,52 @@ static uint64_t atomic_apply(uint8_t *p, unsigned size, int op, int t, uint64_t 
     return old;
 }
 
+/* atom.cas.b128 / atom.exch.b128 (PTX ISA 8.3, sm_90): one 16-byte
+ * access, atomic with respect to the other 128-bit atomics.  The host may
+ * have no 16-byte compare-and-swap (x86-64 needs cmpxchg16b, which the
+ * build does not assume), so they take one lock; like the hardware's, they
+ * are not atomic with respect to narrower atomics on the same bytes. */
+static pthread_mutex_t atom128_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int exec_atom128(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, uint32_t exec)
+{
+    int op = in->redop;
+    char wb[96];
+    if (in->op != IR_OP_ATOM || (op != IR_M_OP_CAS && op != IR_M_OP_EXCH) || in->vec > 1)
+        return ip_error(c, INTERP_UNSUPPORTED, NULL, 0, c->xfunc, c->xpc,
+                        "%s: .b128 is only for atom.cas and atom.exch", ip_instr_what(c, wb, sizeof wb));
+    const ir_operand *d = &in->opd[0], *b = &in->opd[2], *cv = &in->opd[3];
+    FOR_LANES(exec, l) {
+        int sp;
+        uint64_t a = ip_addr(c, w, f, in, 1, l, &sp);
+        ip_ptr p = ip_resolve(c, w, (int)l, space_norm(sp), a, 16, 16, NULL);
+        if (!p.p)
+            return c->res.status;
+        if (p.space != IR_SPACE_GLOBAL && p.space != IR_SPACE_SHARED_CTA && p.space != IR_SPACE_SHARED_CLUSTER)
+            return ip_error(c, INTERP_FAULT, w, (int)l, c->xfunc, c->xpc, "%s on %s memory (only global and shared)",
+                            ip_instr_what(c, wb, sizeof wb), mem_space_name(p.space));
+        if (c->nops && p.cta >= 0 && ip_async_smem_race(c, w, (int)l, p.cta, p.soff, 16, true, race_what(in, wb, sizeof wb)))
+            return c->res.status;
+        uint64_t bl = ip_opd(c, w, f, in, 2, l), bh = get_hi(c, f, b, l);
+        uint64_t cl = op == IR_M_OP_CAS ? ip_opd(c, w, f, in, 3, l) : 0;
+        uint64_t ch = op == IR_M_OP_CAS ? get_hi(c, f, cv, l) : 0;
+        uint64_t old[2];
+        pthread_mutex_lock(&atom128_lock);
+        memcpy(old, p.p, 16);
+        if (op == IR_M_OP_EXCH || (old[0] == bl && old[1] == bh)) {
+            uint64_t nv[2] = { op == IR_M_OP_EXCH ? bl : cl, op == IR_M_OP_EXCH ? bh : ch };
+            memcpy(p.p, nv, 16);
+        }
+        pthread_mutex_unlock(&atom128_lock);
+        if (d->kind == IR_OPD_REG) {
+            wreg(c, f, d->u.reg, l, old[0]);
+            set_hi(c, f, d->u.reg, l, old[1]);
+        }
+        ip_note_write(c, a, 16);
+    }
+    return 0;
+}
+
 static int exec_atom(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, uint32_t exec)
 {
     bool is_red = in->op == IR_OP_RED;
@@ -263,6 +332,8 @@ static int exec_atom(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f,
     if (!op)
         return ip_error(c, INTERP_UNSUPPORTED, NULL, 0, c->xfunc, c->xpc, "%s without an operation",
                         ir_ops[in->op].name);
+    if (size == 16)
+        return exec_atom128(c, w, in, f, exec);
     if (size != 2 && size != 4 && size != 8)
         return ip_error(c, INTERP_UNSUPPORTED, NULL, 0, c->xfunc, c->xpc, "%s on %s",
                         ir_ops[in->op].name, ir_types[t].name);

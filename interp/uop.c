@@ -303,7 +303,8 @@ static int lower_one(lower *lw, const ir_instr *in, ip_uop *u)
         return IP_U_SELP;
     }
     case IR_OP_MOV:
-        if (in->opd[1].kind == IR_OPD_VEC || in->opd[0].kind != IR_OPD_REG)
+        /* .b128: two slots per register (exec_mov) */
+        if (in->opd[1].kind == IR_OPD_VEC || in->opd[0].kind != IR_OPD_REG || bits > 64)
             return 0;
         return srcs(lw, in, 1, t, u) ? IP_U_MOV : 0;
     case IR_OP_CVT: {

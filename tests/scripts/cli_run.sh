@@ -83,7 +83,23 @@ if cmp -s "$T/suite/expected/tma_tile2d.dst.bin" $S/expected/tma_tile2d.dst.bin;
 
 # Command-line errors: exact text, status 2 (usage) or 1 (launch).
 expect err_param_range 2 'ptxi: --param u8:300: "300" is not a u8 value' -- "$PTXI" run $S/saxpy.ptx --kernel saxpy --grid 1 --block 1 --param u8:300
-expect err_param_kind 2 'ptxi: --param u31:3: expected TYPE:VALUE (u8..u64, s8..s64, f32, f64) or ptr:BUFFER[+OFFSET]' -- "$PTXI" run $S/saxpy.ptx --kernel saxpy --grid 1 --block 1 --param u31:3
+expect err_param_kind 2 'ptxi: --param u31:3: expected TYPE:VALUE (u8..u64, s8..s64, f32, f64), ptr:BUFFER[+OFFSET] or struct:FIELD,FIELD,...' -- "$PTXI" run $S/saxpy.ptx --kernel saxpy --grid 1 --block 1 --param u31:3
+expect err_struct_field 2 'ptxi: --param struct:u32:1,x:2: struct field "x:2": expected TYPE:VALUE (u8..u64, s8..s64, f32, f64), ptr:BUFFER[+OFFSET] or pad:BYTES' -- "$PTXI" run $S/saxpy.ptx --kernel saxpy --grid 1 --block 1 --param struct:u32:1,x:2
+expect err_struct_pad_outside 2 'ptxi: --param pad:4: expected TYPE:VALUE (u8..u64, s8..s64, f32, f64), ptr:BUFFER[+OFFSET] or struct:FIELD,FIELD,...' -- "$PTXI" run $S/saxpy.ptx --kernel saxpy --grid 1 --block 1 --param pad:4
+expect err_struct_ptr_unknown 2 'ptxi: --param ptr:nope: no --buffer named "nope"' -- "$PTXI" run $S/saxpy.ptx --kernel saxpy --grid 1 --block 1 --param struct:u8:1,ptr:nope
+expect err_struct_too_long 1 "FAIL saxpy: params[0].struct[2]: u8 field at bytes 4..4 does not fit in kernel saxpy's parameter saxpy_param_0, .u32 (4 bytes)" -- "$PTXI" run $S/saxpy.ptx --kernel saxpy --grid 1 --block 1 --buffer x:4 --param struct:u16:1,pad:2,u8:3 --param f32:2 --param ptr:x --param ptr:x
+# A struct that fills the s32 exactly is that s32: saxpy with n = 1000 given as {u16 1000, u16 0}
+expect cmdline_struct_scalar 0 "PASS saxpy" -- "$PTXI" run $S/saxpy.ptx --kernel saxpy --grid 4 --block 256 \
+    --buffer x:4000:file=$S/data/saxpy_x.bin --buffer y:4000:file=$S/data/saxpy_y.bin \
+    --param struct:u16:1000,u16:0 --param f32:2 --param ptr:x --param ptr:y --expect y=$S/expected/saxpy.y.bin
+# CUB's DeviceReduceKernel with its by-value GridEvenShare<unsigned> (.b8[40]) from the command line
+# (tests/hw/cub: reduce_even_share_int, expected sums computed by gen_reduce.py)
+CUB_REDUCE=_ZN3cub17CUB_300001_SM_9006detail6reduce18DeviceReduceKernelINS2_10policy_hubIfjN4cuda3std3__44plusIvEEE10Policy1000EPfjS9_fNS7_10__identityEEEvT0_PT3_T1_NS0_13GridEvenShareISH_EET2_T4_
+expect cmdline_struct_cub 0 "PASS $CUB_REDUCE" -- "$PTXI" run tests/hw/ptx/general_sm90a.ptx --kernel $CUB_REDUCE \
+    --grid 3 --block 256 --buffer in:85032:file=tests/hw/cub/inputs/reduce_int.bin --buffer out:16:fill=255 \
+    --param ptr:in --param ptr:out --param u32:21257 \
+    --param struct:s32:6,s32:0,u32:12288,u32:8192,u32:0,u32:21257,s32:3,u32:21257,u32:21257,u32:0 \
+    --param u8:0 --param u8:0 --expect out=tests/hw/cub/expected/reduce_even_share_int.out.bin
 expect err_ptr_unknown 2 'ptxi: --param ptr:nope: no --buffer named "nope"' -- "$PTXI" run $S/saxpy.ptx --kernel saxpy --grid 1 --block 1 --param ptr:nope
 expect err_grid 2 'ptxi: --grid: "0,1" is not X[,Y[,Z]] with positive integers' -- "$PTXI" run $S/saxpy.ptx --kernel saxpy --grid 0,1 --block 1
 expect err_need_kernel 2 'ptxi run: a .ptx input needs --kernel NAME, --grid X,Y,Z and --block X,Y,Z' -- "$PTXI" run $S/saxpy.ptx --grid 1 --block 1
