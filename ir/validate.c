@@ -102,7 +102,10 @@ static void tensor_load(vctx *c)
                  mn(c), in->nopd);
         return;
     }
-    if (!is_addr(&in->opd[2]))
+    /* ptxas also takes the mbarrier's address bare: a register or a
+     * variable name without brackets (`..., [tmap, {x}], %rd5;`) */
+    const ir_operand *mb = &in->opd[2];
+    if (!is_addr(mb) && mb->kind != IR_OPD_REG && mb->kind != IR_OPD_SYM)
         verr_opd(c, 2, "%s: the third operand must be the mbarrier address [mbar]", mn(c));
     int need_offs = mode == IR_M_IM2COL || mode == IR_M_IM2COL_W || mode == IR_M_IM2COL_W_128;
     if (need_offs) {
@@ -673,6 +676,26 @@ int ir_validate_instr(const ir_module *m, const ir_function *f, const ir_instr *
             verr_opd(&c, 3, "%s: a fourth (predicate) operand needs .and, .or or .xor", mn(&c));
         if (!in->cmp)
             verr(&c, "%s needs a comparison (.eq, .lt, ...)", mn(&c));
+        break;
+    case IR_OP_SET:
+        if (!in->cmp)
+            verr(&c, "%s needs a comparison (.eq, .lt, ...)", mn(&c));
+        if (in->ntypes == 2) {
+            /* a half-precision compare writes an integer mask or a half
+             * type (set.CmpOp.dtype.f16: .u16 .s16 .u32 .s32; set.f16.stype;
+             * .f16x2 sources: .u32 .s32 or the same .f16x2 / .bf16x2) -- never
+             * .f32 or .f64, and a .bf16 source never an .f16 (as ptxas 13:
+             * "Unexpected instruction types") */
+            int dt = in->types[0], st = in->types[1];
+            int half = st == IR_T_F16 || st == IR_T_BF16, half2 = st == IR_T_F16X2 || st == IR_T_BF16X2;
+            int dint = dt == IR_T_U32 || dt == IR_T_S32 || dt == IR_T_U16 || dt == IR_T_S16;
+            if (half && !dint && dt != IR_T_BF16 && !(dt == IR_T_F16 && st == IR_T_F16))
+                verr(&c, "%s: a .%s compare writes .u16, .s16, .u32, .s32, %s.bf16, not .%s", mn(&c),
+                     ir_types[st].name, st == IR_T_F16 ? ".f16 or " : "", ir_types[dt].name);
+            else if (half2 && dt != IR_T_U32 && dt != IR_T_S32 && dt != st)
+                verr(&c, "%s: a .%s compare writes .u32, .s32 or .%s, not .%s", mn(&c), ir_types[st].name,
+                     ir_types[st].name, ir_types[dt].name);
+        }
         break;
     case IR_OP_LD: case IR_OP_ST: case IR_OP_LDU: {
         unsigned a = in->op == IR_OP_ST ? 0 : 1;

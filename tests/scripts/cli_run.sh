@@ -38,6 +38,14 @@ expect sample_run 0 "PASS tma_tile2d" -- "$PTXI" run $S/tma_tile2d.json
 expect filter 0 "PASS tma_tile2d_edge
 1 passed, 0 failed" -- "$PTXI" test --filter edge $S
 expect quiet 0 "3 passed, 0 failed" -- "$PTXI" test -q $S
+# ptxas takes the mbarrier operand of a tensor load bare (`%r7`, not
+# `[%r7]`): the same kernel gives the same bytes
+mkdir -p "$T/bare" && cp -r $S/data $S/expected "$T/bare/"
+sed 's/\], \[%r7\];/], %r7;/' $S/tma_tile2d.ptx > "$T/bare/tma_tile2d.ptx"
+cp $S/tma_tile2d.json "$T/bare/"
+if grep -q '}\], %r7;' "$T/bare/tma_tile2d.ptx"; then
+    expect bare_mbar_operand 0 "PASS tma_tile2d" -- "$PTXI" run "$T/bare/tma_tile2d.json"
+else bad bare_mbar_operand "the sed did not rewrite the sample's mbarrier operand"; fi
 for pol in eager deferred random random:7; do
     expect "complete_$pol" 0 "PASS saxpy
 PASS tma_tile2d
