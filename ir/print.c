@@ -420,7 +420,9 @@ void ir_print_module(const ir_module *m, FILE *out)
         if (it->kind == IR_ITEM_FUNC_DEF || f->is_decl)
             print_head_pragmas(f, out);
         if (it->kind == IR_ITEM_FUNC_DECL)
-            fputs(";\n", out);
+            /* a trailing .pragma's ';' ends a declaration (ptxas reads
+             * `.pragma "x"; ;` as an empty statement: a syntax error) */
+            fputs(f->is_decl && f->nhead_pragmas ? "\n" : ";\n", out);
         else
             print_body(m, f, out);
     }

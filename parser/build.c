@@ -149,6 +149,7 @@ struct ptx_builder {
     initel *init; uint32_t ninit, capinit;
     /* function being built */
     int in_func, in_body, is_entry;
+    int head_pragma_last;   /* the function header's last directive is a .pragma (its ';' may end a declaration) */
     int32_t fidx;
     ptx_loc floc;
     uint32_t *params; uint32_t nparams, capparams;
@@ -679,6 +680,7 @@ static void func_reset(ptx_builder *b)
     b->ninstrs = b->nregs = b->nvecpool = b->nlabels = b->nlocals = 0;
     b->nevents = b->npragmas = b->nhead_pragmas = b->nrefs = b->nbinds = 0;
     b->nints = 0;
+    b->head_pragma_last = 0;
     b->depth = b->too_deep = 0;
     ht_newgen(&b->scopetab);
     ht_newgen(&b->labeltab);
@@ -788,6 +790,7 @@ named:;
 
 void ptx_b_func_dir(ptx_builder *b, int kind, const int64_t *v, int n, ptx_loc l)
 {
+    b->head_pragma_last = 0;
     if (kind == 0) {
         if (b->nints < 3)
             b->ints[b->nints++] = *v;
@@ -1022,10 +1025,30 @@ void ptx_b_pragma(ptx_builder *b, ptx_loc l)
         event(b, IR_EV_PRAGMA, b->npragmas - 1, 0, 0);
     } else if (b->in_func) {
         *VEC_PUSH(b->pragmas, b->npragmas, b->cappragmas) = text;
+        b->head_pragma_last = 1;
     } else {
         *VEC_PUSH(b->mpragmas, b->nmpragmas, b->capmpragmas) = text;
         item(b, IR_ITEM_PRAGMA, b->nmpragmas - 1);
     }
+}
+
+/* `header ;`: a declaration, unless a trailing .pragma's ';' already
+ * ended it, where ptxas sees an empty statement: a syntax error. */
+void ptx_b_func_end_semi(ptx_builder *b, ptx_loc semi)
+{
+    if (b->in_func && b->head_pragma_last)
+        ptx_b_error(b, semi, "syntax error: unexpected ';' (the .pragma's ';' ended the declaration)");
+    ptx_b_func_end(b, 0, semi);
+}
+
+/* A header followed by neither ';' nor a body: as in ptxas, the ';' of a
+ * trailing `.pragma "..";` ends the declaration (`.func f() .pragma "x";`);
+ * anything else lacks its ';'.  `l` is where the next item starts. */
+void ptx_b_func_end_bare(ptx_builder *b, ptx_loc l)
+{
+    if (b->in_func && !b->head_pragma_last)
+        ptx_b_error(b, l, "syntax error: expected ';' or '{' after the function header");
+    ptx_b_func_end(b, 0, l);
 }
 
 void ptx_b_proto(ptx_builder *b, const ptx_tok *name, ptx_loc text, ptx_loc l)

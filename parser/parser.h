@@ -60,6 +60,8 @@ void ptx_b_func_dir(ptx_builder *b, int kind, const int64_t *v, int n, ptx_loc l
 void ptx_b_func_body(ptx_builder *b, ptx_loc l);
 void ptx_b_func_end(ptx_builder *b, int has_body, ptx_loc l);
 /* body */
+void ptx_b_func_end_bare(ptx_builder *b, ptx_loc l);  /* header ended by its .pragma's ';' */
+void ptx_b_func_end_semi(ptx_builder *b, ptx_loc semi); /* `header ;` */
 void ptx_b_scope_open(ptx_builder *b, ptx_loc l);
 void ptx_b_scope_close(ptx_builder *b, ptx_loc l);
 void ptx_b_label(ptx_builder *b, const ptx_tok *name, ptx_loc l);

@@ -15,6 +15,8 @@
 %param {struct lex_state *L}
 %parse-param {ptx_builder *B}
 %expect 0
+%precedence PRAGMA_END
+%precedence T_PRAGMA
 
 %code requires {
 #include "parser/parser.h"
@@ -151,7 +153,11 @@ fdir: T_MAXNTID ints3                   { ptx_b_func_dir(B, PTX_DIR_MAXNTID, NUL
 /* up to three integers; the builder collects them (ptx_b_func_dir with n=-1) */
 ints3: int1 | int1 ',' int1 | int1 ',' int1 ',' int1 ;
 int1: T_INT                             { ptx_b_func_dir(B, 0, &$1.i, 1, @1); } ;
-ftail: ';'                              { ptx_b_func_end(B, 0, @1); }
+/* ptxas ends a declaration at the ';' of a trailing .pragma
+ * (`.func f() .pragma "x";`); a following .pragma still belongs to the
+ * header (shift, by the precedence below) */
+ftail: %empty %prec PRAGMA_END          { ptx_b_func_end_bare(B, @$); }
+     | ';'                              { ptx_b_func_end_semi(B, @1); }
      | '{'                              { ptx_b_func_body(B, @1); }
        body '}'                         { ptx_b_func_end(B, 1, @4); }
      ;
