@@ -6,9 +6,10 @@
  * (interp/interp.h) and never changes a run, except `set var`.  Values are
  * shown by their PTX type: .s as signed decimal, .u and .b8-.b32 as
  * unsigned decimal, .b64 in hex (they are mostly addresses), floats as
- * %g, predicates as the lanes where they hold; /x /d /u /o /t /f /c
- * override it as in gdb.  A register is a warp-wide value, so `print`
- * shows all 32 lanes (one value when they agree).
+ * %g, predicates as the lanes where they hold, .b128 as 0x and all 32 hex
+ * digits; /x /d /u /o /t /f /c override it as in gdb.  A register is a
+ * warp-wide value, so `print` shows all 32 lanes (one value when they
+ * agree).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -835,8 +836,64 @@ static void fmt_value(char *buf, size_t n, uint64_t v, int type, unsigned bits, 
     }
 }
 
+/* Digits of v in `base` (2, 8, 10 or 16), most significant first, no
+ * leading zeros except `width` of them at least. */
+static void u128_digits(char *buf, size_t n, unsigned __int128 v, unsigned base, int width)
+{
+    char t[130];
+    int k = 0;
+    do {
+        t[k++] = "0123456789abcdef"[(unsigned)(v % base)];
+        v /= base;
+    } while (v || k < width);
+    int at = 0;
+    while (k > 0 && (size_t)at + 1 < n)
+        buf[at++] = t[--k];
+    buf[at] = 0;
+}
+
+/* A .b128 register (lo, hi) in format fmt (0 = hex, all 32 digits, so the
+ * width says it is 128 bits); /f has no 128-bit float and shows hex too. */
+static void fmt_value128(char *buf, size_t n, uint64_t lo, uint64_t hi, char fmt)
+{
+    unsigned __int128 v = (unsigned __int128)hi << 64 | lo;
+    char t[130];   /* 128 binary digits */
+    switch (fmt) {
+    case 'u': u128_digits(buf, n, v, 10, 1); return;
+    case 'd':
+        if (hi >> 63) {
+            u128_digits(t, sizeof t, -v, 10, 1);
+            snprintf(buf, n, "-%s", t);
+        } else {
+            u128_digits(buf, n, v, 10, 1);
+        }
+        return;
+    case 'o': u128_digits(t, sizeof t, v, 8, 1); snprintf(buf, n, "0%s", t); return;
+    case 't': u128_digits(buf, n, v, 2, 1); return;
+    case 'c': fmt_value(buf, n, lo, 0, 8, 'c'); return;
+    default: u128_digits(t, sizeof t, v, 16, 32); snprintf(buf, n, "0x%s", t); return;
+    }
+}
+
+/* Register `slot` of `lane` of the selected warp formatted by its type
+ * (all 128 bits of a .b128); false if the lane cannot read it. */
+static bool fmt_reg(const dbg *d, int lane, uint32_t slot, int type, char fmt, char *buf, size_t n)
+{
+    uint64_t lo, hi;
+    if (!interp_reg_get128(d->c, d->cta, d->warp, lane, slot, &lo, &hi))
+        return false;
+    if (ir_types[type].bits > 64)
+        fmt_value128(buf, n, lo, hi, fmt);
+    else
+        fmt_value(buf, n, lo, type, 0, fmt);
+    return true;
+}
+
+/* Longest formatted value: a .b128 in binary. */
+#define DBG_VAL_MAX 136
+
 /* Print 32 per-lane strings as one value (all equal) or a table. */
-static void print_lane_table(const char *title, char vals[32][48], int nlanes)
+static void print_lane_table(const char *title, char vals[32][DBG_VAL_MAX], int nlanes)
 {
     bool same = true;
     for (int l = 1; l < nlanes; l++)
@@ -901,7 +958,7 @@ static void print_reg(dbg *d, const char *name, int only_lane, char fmt)
         dbg_err("Lane %d is outside the warp (lanes 0-%d).", only_lane, wi.nlanes - 1);
         return;
     }
-    char vals[32][48];
+    char vals[32][DBG_VAL_MAX];
     char title[128];
     uint64_t v;
     int ref = only_lane >= 0 ? only_lane : dbg_ref_lane(d);
@@ -928,11 +985,10 @@ static void print_reg(dbg *d, const char *name, int only_lane, char fmt)
     const ir_regdecl *rd = &d->mod->funcs[func].regs[slot];
     int type = rd->type;
     if (only_lane >= 0) {
-        if (!interp_reg_get(d->c, d->cta, d->warp, only_lane, slot, &v)) {
+        if (!fmt_reg(d, only_lane, slot, type, fmt, vals[0], sizeof vals[0])) {
             dbg_err("Cannot read %s of lane %d.", name, only_lane);
             return;
         }
-        fmt_value(vals[0], sizeof vals[0], v, type, 0, fmt);
         printf("%s[%d] (.%s) = %s\n", name, only_lane, ir_types[type].name, vals[0]);
         return;
     }
@@ -957,10 +1013,8 @@ static void print_reg(dbg *d, const char *name, int only_lane, char fmt)
         return;
     }
     for (int l = 0; l < wi.nlanes; l++) {
-        if (wi.func[l] != func || !interp_reg_get(d->c, d->cta, d->warp, l, slot, &v))
+        if (wi.func[l] != func || !fmt_reg(d, l, slot, type, fmt, vals[l], sizeof vals[l]))
             snprintf(vals[l], sizeof vals[l], "?");
-        else
-            fmt_value(vals[l], sizeof vals[l], v, type, 0, fmt);
     }
     snprintf(title, sizeof title, "%s (.%s, warp %d)", name, ir_types[type].name, d->warp);
     print_lane_table(title, vals, wi.nlanes);
@@ -1029,6 +1083,36 @@ void dbg_cmd_print(dbg *d, const char *fmt, const char *args)
     dbg_err("No register, symbol or buffer named \"%s\".", name);
 }
 
+/* An integer of up to 128 bits as strtoull reads one (0x.. hex, 0.. octal,
+ * else decimal; a leading '-' negates it modulo 2^128).  *end is where it
+ * stops; false when there are no digits or it does not fit. */
+static bool parse_u128(const char *s, const char **end, unsigned __int128 *out)
+{
+    bool neg = *s == '-';
+    s += neg || *s == '+';
+    unsigned base = 10;
+    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && isxdigit((unsigned char)s[2])) {
+        base = 16;
+        s += 2;
+    } else if (s[0] == '0') {
+        base = 8;
+    }
+    unsigned __int128 v = 0, max = ~(unsigned __int128)0;
+    const char *p = s;
+    for (;; p++) {
+        int c = tolower((unsigned char)*p);
+        unsigned dg = isdigit(c) ? (unsigned)(c - '0') : c >= 'a' && c <= 'f' ? (unsigned)(c - 'a' + 10) : 99;
+        if (dg >= base)
+            break;
+        if (v > (max - dg) / base)
+            return false;
+        v = v * base + dg;
+    }
+    *end = p;
+    *out = neg ? -v : v;
+    return p > s;
+}
+
 void dbg_cmd_set(dbg *d, const char *fmt, const char *args)
 {
     (void)fmt;
@@ -1064,10 +1148,22 @@ void dbg_cmd_set(dbg *d, const char *fmt, const char *args)
         return;
     }
     int type = d->mod->funcs[func].regs[slot].type;
-    uint64_t v;
+    uint64_t v, hi = 0;
     char *end;
     errno = 0;
-    if (ir_types[type].kind == 'f') {
+    if (ir_types[type].bits > 64) {
+        /* .b128: the whole 128-bit value (interp_reg_set128) */
+        unsigned __int128 w;
+        const char *e;
+        if (!parse_u128(r, &e, &w) || *skip_ws(e)) {
+            dbg_err("\"%s\" is not a value for a .%s register (an integer of at most 128 bits).", r,
+                    ir_types[type].name);
+            return;
+        }
+        v = (uint64_t)w;
+        hi = (uint64_t)(w >> 64);
+        end = (char *)e;
+    } else if (ir_types[type].kind == 'f') {
         double x = strtod(r, &end);
         if (ir_types[type].bits == 64)
             memcpy(&v, &x, 8);
@@ -1091,7 +1187,7 @@ void dbg_cmd_set(dbg *d, const char *fmt, const char *args)
     }
     for (int l = 0; l < wi.nlanes; l++)
         if ((lane < 0 || l == lane) && wi.func[l] == func)
-            interp_reg_set(d->c, d->cta, d->warp, l, slot, v);
+            interp_reg_set128(d->c, d->cta, d->warp, l, slot, v, hi);
     print_reg(d, name, lane, 0);
 }
 
@@ -1405,11 +1501,9 @@ void dbg_info_registers(dbg *d, const char *args)
     printf("%s warp %d lane %d, in %s:\n", cs, d->warp, lane, fn->name);
     int col = 0;
     for (uint32_t i = 0; i < fn->nregs; i++) {
-        uint64_t v;
-        if (!interp_reg_get(d->c, d->cta, d->warp, lane, i, &v))
+        char val[DBG_VAL_MAX], cell[DBG_VAL_MAX + 64];
+        if (!fmt_reg(d, lane, i, fn->regs[i].type, 0, val, sizeof val))
             continue;
-        char val[64], cell[128];
-        fmt_value(val, sizeof val, v, fn->regs[i].type, 0, 0);
         snprintf(cell, sizeof cell, "%s = %s", fn->regs[i].name, val);
         printf(col == 3 ? "  %s" : "  %-24s", cell);
         if (++col == 4) {
@@ -1567,6 +1661,23 @@ static void decode_print(const uint8_t map[128], const char *what, bool title)
     tma_print(&m, stdout);
 }
 
+/* info tmaps: a tensor map inside a by-value struct parameter. */
+typedef struct tmap_in_struct {
+    const char *map;        /* the map's name */
+    const ir_symbol *ps;    /* the kernel parameter */
+    size_t k;               /* its index */
+} tmap_in_struct;
+
+static void show_struct_tmap(const launch_param *f, const char *path, uint64_t off, void *arg)
+{
+    const tmap_in_struct *t = arg;
+    if (f->kind != LAUNCH_P_TMAP || strcmp(f->ref, t->map))
+        return;
+    uint64_t at = t->ps->param_offset + off;
+    printf("  kernel parameter %zu %s at byte %" PRIu64 " (%s): param 0x%" PRIx64 " (generic 0x%" PRIx64 ")\n",
+           t->k, t->ps->name, off, path, at, (uint64_t)MEM_GENERIC_PARAM + at);
+}
+
 void dbg_info_tmaps(dbg *d, const char *args)
 {
     args = skip_ws(args);
@@ -1603,9 +1714,15 @@ void dbg_info_tmaps(dbg *d, const char *args)
         /* where the kernel sees it */
         for (size_t k = 0; k < lc->nparams && k < d->entry->nparams; k++) {
             const launch_param *p = &lc->params[k];
+            const ir_symbol *ps = &d->mod->syms[d->entry->params[k]];
+            if (p->kind == LAUNCH_P_STRUCT) {
+                char path[32];
+                snprintf(path, sizeof path, "params[%zu]", k);
+                launch_struct_fields(p, path, show_struct_tmap, &(tmap_in_struct){t->name, ps, k});
+                continue;
+            }
             if (p->kind != LAUNCH_P_TMAP || strcmp(p->ref, t->name))
                 continue;
-            const ir_symbol *ps = &d->mod->syms[d->entry->params[k]];
             printf("  kernel parameter %zu %s: param 0x%x (generic 0x%llx)\n", k, ps->name, ps->param_offset,
                    (unsigned long long)(MEM_GENERIC_PARAM + ps->param_offset));
         }

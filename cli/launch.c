@@ -1187,6 +1187,35 @@ static int layout_struct(errbuf *e, const launch_case *c, const launch_param *lp
     return 0;
 }
 
+/* layout_struct's placement without its bounds checks (a case that ran
+ * has passed them): each field at the next multiple of field_align, a
+ * nested struct's size rounded up to its alignment. */
+static uint64_t walk_struct(const launch_param *lp, const char *path, uint64_t base, launch_field_fn *visit,
+                            void *arg)
+{
+    uint64_t off = 0;
+    for (size_t i = 0; i < lp->nfields; i++) {
+        const launch_param *f = &lp->fields[i];
+        char fp[192];
+        snprintf(fp, sizeof fp, "%s.struct[%zu]", path, i);
+        uint64_t a = field_align(f);
+        off = (off + a - 1) / a * a;
+        if (f->kind == LAUNCH_P_STRUCT) {
+            off += (walk_struct(f, fp, base + off, visit, arg) + a - 1) / a * a;
+            continue;
+        }
+        if (f->kind != LAUNCH_P_PAD)
+            visit(f, fp, base + off, arg);
+        off += f->kind == LAUNCH_P_PAD ? f->bits : launch_param_size(f->kind);
+    }
+    return off;
+}
+
+uint64_t launch_struct_fields(const launch_param *lp, const char *path, launch_field_fn *visit, void *arg)
+{
+    return walk_struct(lp, path, 0, visit, arg);
+}
+
 int launch_build_params(const launch_case *c, const ir_module *m, const ir_function *fn,
                         uint8_t **out, uint32_t *size, char *err, size_t errlen)
 {

@@ -148,6 +148,14 @@ const launch_tmap *launch_find_tmap(const launch_case *c, const char *name);
 int launch_build_params(const launch_case *c, const ir_module *m, const ir_function *fn,
                         uint8_t **out, uint32_t *size, char *err, size_t errlen);
 
+/* The scalar, pointer and tensor-map fields of by-value struct `lp` (at
+ * JSON path `path`, e.g. "params[2]"), nested structs' included, where
+ * launch_build_params puts them: visit(field, its JSON path
+ * "params[2].struct[1]", its byte offset from the struct's start, arg) in
+ * order.  Returns the offset where the last field ends. */
+typedef void launch_field_fn(const launch_param *f, const char *path, uint64_t off, void *arg);
+uint64_t launch_struct_fields(const launch_param *lp, const char *path, launch_field_fn *visit, void *arg);
+
 /* Compare `got` (n bytes of buffer `name`) with the expected bytes `want`
  * (wn bytes), skipping ignored ranges.  Returns the number of differing
  * bytes (a size mismatch counts as one); on a difference writes a

@@ -195,6 +195,12 @@ int interp_warp_get(const interp_ctx *c, int cta, int warp, interp_warp_info *ou
  * false if the slot is out of range.  Values are zero-extended raw bits. */
 bool interp_reg_get(const interp_ctx *c, int cta, int warp, int lane, uint32_t slot, uint64_t *val);
 bool interp_reg_set(interp_ctx *c, int cta, int warp, int lane, uint32_t slot, uint64_t val);
+/* All 128 bits of a .b128 register: interp_reg_get/_set see only its low
+ * 64 (its high half lives in another slot bank, interp/internal.h).  For a
+ * narrower register *hi is 0, and setting it takes `lo` alone (hi ignored). */
+bool interp_reg_get128(const interp_ctx *c, int cta, int warp, int lane, uint32_t slot, uint64_t *lo,
+                       uint64_t *hi);
+bool interp_reg_set128(interp_ctx *c, int cta, int warp, int lane, uint32_t slot, uint64_t lo, uint64_t hi);
 
 /* Read memory as thread (cta, warp, lane) would through a generic address
  * (shared window: its CTA, local window: its local memory).  false if the

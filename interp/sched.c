@@ -879,6 +879,34 @@ bool interp_reg_set(interp_ctx *c, int cta, int warp, int lane, uint32_t slot, u
     return true;
 }
 
+/* Only a .b128 register owns its high-half slot (ip_hi_slot). */
+static bool reg_is_b128(const interp_ctx *c, const ip_frame *f, uint32_t slot)
+{
+    return ir_types[ip_func(c, f->func)->regs[slot].type].bits > 64;
+}
+
+bool interp_reg_get128(const interp_ctx *c, int cta, int warp, int lane, uint32_t slot, uint64_t *lo,
+                       uint64_t *hi)
+{
+    if (!interp_reg_get(c, cta, warp, lane, slot, lo))
+        return false;
+    ip_frame *f = ip_lane_frame(&c->cl.ctas[cta].warps[warp], lane);
+    const uint64_t *h = reg_is_b128(c, f, slot) ? ip_hi_ref(c, f, slot, (uint32_t)lane) : NULL;
+    *hi = h ? *h : 0;
+    return true;
+}
+
+bool interp_reg_set128(interp_ctx *c, int cta, int warp, int lane, uint32_t slot, uint64_t lo, uint64_t hi)
+{
+    if (!interp_reg_set(c, cta, warp, lane, slot, lo))
+        return false;
+    ip_frame *f = ip_lane_frame(&c->cl.ctas[cta].warps[warp], lane);
+    uint64_t *h = reg_is_b128(c, f, slot) ? ip_hi_ref(c, f, slot, (uint32_t)lane) : NULL;
+    if (h)
+        *h = hi;
+    return true;
+}
+
 bool interp_mem_read(const interp_ctx *c, int cta, int warp, int lane, uint64_t a, void *buf, size_t n)
 {
     if (!c->have_cl || cta < 0 || cta >= c->cl.ncta || warp < 0 || warp >= c->cl.ctas[cta].nwarps ||

@@ -3,8 +3,9 @@
 # no prompt): breakpoints by line/label/function, the stop report, info
 # warps, registers in every lane, shared/global memory, mbarrier state,
 # the TMA copy in flight before it lands and a watchpoint that sees it
-# land, tensor-map decoding, step/next/until over a call and a loop, a
-# deadlock and a fault examined post mortem, the PASS/FAIL verdict and the
+# land, tensor-map decoding (a map inside a by-value struct parameter
+# too), .b128 registers shown and set in all 128 bits, step/next/until over
+# a call and a loop, a deadlock and a fault examined post mortem, the PASS/FAIL verdict and the
 # exit status, command errors, and the command-line options.
 # One PASS/FAIL line per check (tests/run.sh protocol).
 PTXI=${PTXI:-build/ptxi}
@@ -16,6 +17,7 @@ ok() { echo "PASS debug/$1"; }
 bad() { echo "FAIL debug/$1: $2"; }
 TILE=samples/tma_tile2d.json
 CALLS=tests/launch/debug/calls.json
+WIDE=tests/launch/debug/wide.json
 DEADLOCK=tests/launch/broken/missing_arrive.json
 FAULT=tests/launch/broken/wrong_parity.json
 
@@ -25,11 +27,14 @@ session() {
     "$PTXI" debug "$@" > "$T/$name.out" 2>&1
     echo $? > "$T/$name.rc"
 }
-# has CHECK SESSION TEXT: the session's output contains TEXT (a fixed string, may span lines)
+# has CHECK SESSION TEXT: the session's output contains TEXT (a fixed string, may span lines:
+# then its lines must follow each other; grep -F alone would take each line as a pattern)
 has() {
-    if grep -qF -- "$3" "$T/$2.out" 2>/dev/null ||
-       { case "$3" in *"
-"*) tr '\n' '\001' < "$T/$2.out" | grep -qF -- "$(printf '%s' "$3" | tr '\n' '\001')" ;; *) false ;; esac; }
+    if case "$3" in
+           *"
+"*) tr '\n' '\001' < "$T/$2.out" | grep -qF -- "$(printf '%s' "$3" | tr '\n' '\001')" ;;
+           *) grep -qF -- "$3" "$T/$2.out" 2>/dev/null ;;
+       esac
     then ok "$1"; else bad "$1" "output of '$2' lacks [$3]: $(head -c 600 "$T/$2.out")"; fi
 }
 lacks() {
@@ -212,6 +217,58 @@ has verdict_fail calls "FAIL calls: 1 buffer differs
     buffer out differs from calls.out.bin in 2 bytes:
     out+0x84 (132): got 0xe8, want 0x42"
 status exit_fail calls 1
+
+# ---- .b128 registers: all 128 bits; a tensor map inside a by-value struct ---------------
+# %q1 = {lo 0x1122334455667788, hi 0x99aabbccddeeff00}; %q2's high half
+# adds the lane.  The map tm is field struct[1].struct[1] of wide_args
+# (param 0x40): a nested {u8, map} at 64, the map 64 bytes into it.
+session wide $WIDE <<'EOF'
+b STORE
+run
+p %q1
+p %q2
+p %q2 3
+p/u %q1[0]
+p/d %q1[0]
+p/o %q1[0]
+info registers 3
+set var %q2[3] = 0x0123456789abcdef00112233445566ff
+set var %q1 = -1
+set var %q1[2] = 0x1ffffffffffffffffffffffffffffffff
+set var %q1[2] = 5
+step
+p/x %rd7[3]
+p/x %rd6[3]
+info tmaps
+info tmaps param 0xc0
+continue
+EOF
+has b128_uniform wide "%q1 (.b128, warp 0) = 0x99aabbccddeeff001122334455667788 (all 32 lanes)"
+has b128_table wide "%q2 (.b128, warp 0):
+  lanes  0-3 : 0x99aabbccddeeff001122334455667788 0x99aabbccddeeff011122334455667788"
+has b128_lane wide "%q2[3] (.b128) = 0x99aabbccddeeff031122334455667788"
+has b128_unsigned wide "%q1[0] (.b128) = 204258382862869200743700091125539174280"
+has b128_signed wide "%q1[0] (.b128) = -136023984058069262719674516306229037176"
+has b128_octal wide "%q1[0] (.b128) = 02315253571467367377000104421464212531473610"
+has b128_info_registers wide "%q1 = 0x99aabbccddeeff001122334455667788  %q2 = 0x99aabbccddeeff031122334455667788"
+has b128_info_registers_zero wide "%q0 = 0x00000000000000000000000000000000"
+has b128_set wide "%q2[3] (.b128) = 0x0123456789abcdef00112233445566ff"
+has b128_set_negative wide "%q1 (.b128, warp 0) = 0xffffffffffffffffffffffffffffffff (all 32 lanes)"
+has b128_set_too_wide wide '"0x1ffffffffffffffffffffffffffffffff" is not a value for a .b128 register (an integer of at most 128 bits).'
+has b128_set_clears_high wide "%q1[2] (.b128) = 0x00000000000000000000000000000005"
+# the kernel sees what set var wrote: mov.b128 {%rd6, %rd7}, %q2 unpacks it
+has b128_set_high_half_runs wide "%rd7[3] (.b64) = 0x123456789abcdef"
+has b128_set_low_half_runs wide "%rd6[3] (.b64) = 0x112233445566ff"
+has tmap_in_struct wide "tensor map tm: encoded (CUDA_SUCCESS)
+  kernel parameter 1 wide_args at byte 128 (params[1].struct[1].struct[1]): param 0xc0 (generic 0x7c00000000c0)
+tensor map: tiled, FLOAT32 (32-bit elements), rank 2"
+has tmap_in_struct_decodes wide "param 0xc0:
+tensor map: tiled, FLOAT32 (32-bit elements), rank 2"
+has b128_verdict_sees_set wide "FAIL wide: 1 buffer differs"
+session wide_run $WIDE <<'EOF'
+run
+EOF
+has b128_kernel_passes wide_run "PASS wide"
 
 # ---- errors are messages, never crashes ------------------------------------------------
 session errors $TILE <<'EOF'

@@ -36,6 +36,14 @@ static const char GOOD_S[] =
     "[{\"u8\":1},{\"u32\":\"0x22222222\"},{\"u16\":13107},{\"pointer\":\"a\",\"offset\":16},{\"pad\":3},"
     "{\"s8\":-1},{\"struct\":[{\"u16\":17476},{\"u8\":85}]},{\"f64\":1.5}]";
 
+/* launch_struct_fields' visits, as "path@offset" lines */
+static void record_field(const launch_param *f, const char *path, uint64_t off, void *arg)
+{
+    char *out = arg;
+    size_t n = strlen(out);
+    snprintf(out + n, 1024 - n, "%s %s@%llu\n", launch_param_kind_name(f->kind), path, (unsigned long long)off);
+}
+
 static int build(const char *s_fields, launch_case *c, mem_global *g, ir_module *m, uint8_t **blk,
                  uint32_t *sz, char *err, size_t n)
 {
@@ -93,6 +101,23 @@ int main(void)
         CHECK("struct with a map: the map at 64 (alignas(64))", !memcmp(blk + 64 + 64, c.tmaps[0].map, 128));
         CHECK("struct with a map: 4..63 are zero", blk[64 + 4] == 0 && blk[64 + 63] == 0);
         CHECK_EQ_U64("u32 after the structs", seven, 7);
+        /* what `ptxi debug`'s info tmaps reports: the same offsets as the
+         * bytes above (pad and the nested struct itself are not visited) */
+        char got[1024] = "";
+        uint64_t end = launch_struct_fields(&c.params[1], "params[1]", record_field, got);
+        const char *want_s = "u8 params[1].struct[0]@0\nu32 params[1].struct[1]@4\nu16 params[1].struct[2]@8\n"
+                             "pointer params[1].struct[3]@16\ns8 params[1].struct[5]@27\n"
+                             "u16 params[1].struct[6].struct[0]@28\nu8 params[1].struct[6].struct[1]@30\n"
+                             "f64 params[1].struct[7]@32\n";
+        CHECK("struct fields walked at the offsets they are laid out at", !strcmp(got, want_s) && end == 40);
+        if (strcmp(got, want_s) || end != 40)
+            printf("    got (end %llu):\n%s    want (end 40):\n%s", (unsigned long long)end, got, want_s);
+        got[0] = 0;
+        launch_struct_fields(&c.params[2], "params[2]", record_field, got);
+        CHECK("struct fields walked: the map at 64",
+              !strcmp(got, "u32 params[2].struct[0]@0\ntensor_map params[2].struct[1]@64\n"));
+        if (strcmp(got, "u32 params[2].struct[0]@0\ntensor_map params[2].struct[1]@64\n"))
+            printf("    got:\n%s", got);
     }
     free(blk);
     blk = NULL;
