@@ -30,8 +30,9 @@
  *     16-byte aligned (im2col_load_0000: the §5.5.4 examples fault);
  *   - OOB-NaN fill is the 16-bit pattern 0x7FF7 repeated, for every float
  *     type (an f32 element reads 0x7FF77FF7);
- *   - with a swizzle each box row takes a whole swizzle span of smem, the
- *     rest of the span untouched (tile_load_0162);
+ *   - with interleave NONE and a swizzle each box row takes a whole swizzle
+ *     span of smem, the rest of the span untouched (tile_load_0162);
+ *     interleaved rows are packed instead (below);
  *   - reductions: legal op/type pairs are exactly red_legal() below (the
  *     reduce suite);
  *   - TFLOAT32 / TFLOAT32_FTZ loads round each in-bounds f32 element to
@@ -386,6 +387,35 @@ static int plan(const tma_request *r, geom *g, char *why, size_t wn)
 
 /* ---- checks --------------------------------------------------------------- */
 
+/* How the shared-memory footprint comes about, for the fault that finds it
+ * too large.  Without interleave a swizzled row takes a whole swizzle span
+ * (tile_load_0162: a 16-byte row under 64B swizzle writes one chunk per
+ * 64 bytes); interleaved rows are packed, but dimension 0 counts 16/32-byte
+ * slices, which is what makes a box larger than its box_dim suggests
+ * (tile_load_0262, interleave/il_win_over). */
+static void layout_words(const tma_request *r, const geom *g, char *buf, size_t n)
+{
+    int il = r->map->interleave;
+    uint64_t end = g->total ? g->total : (uint64_t)g->pitch * g->nrows;
+    int k;
+    unsigned slice = il == TMA_INTERLEAVE_32B ? 32u : 16u;
+    if (g->m != r->map && g->total) /* the interleaved views of plan() */
+        k = snprintf(buf, n, "pixels_per_column = %u slices of %u bytes, packed: with interleave %s the "
+                     "channels count in slices", (unsigned)(g->total / slice), slice, il == TMA_INTERLEAVE_32B ? "32B" : "16B");
+    else if (g->m != r->map)
+        k = snprintf(buf, n, "%u rows of %u %u-byte slices, packed: with interleave %s box_dim[0] counts "
+                     "slices and dimension %d spans one position", g->nrows, g->row_bytes / slice, slice,
+                     il == TMA_INTERLEAVE_32B ? "32B" : "16B", g->rank - 2);
+    else if (g->span && g->pitch > g->row_bytes)
+        k = snprintf(buf, n, "%u rows x %u-byte pitch: each %u-byte row padded to the %u-byte swizzle span",
+                     g->nrows, g->pitch, g->row_bytes, g->span);
+    else
+        k = snprintf(buf, n, "%u rows x %u-byte pitch", g->nrows, g->pitch);
+    if (k > 0 && (size_t)k < n && g->foot > end)
+        snprintf(buf + k, n - (size_t)k, ", and the swizzle moves chunks of the last row %u bytes further",
+                 (unsigned)(g->foot - end));
+}
+
 static int check(const tma_request *r, geom *g, char *why, size_t wn)
 {
     int rc = plan(r, g, why, wn);
@@ -470,13 +500,14 @@ static int check(const tma_request *r, geom *g, char *why, size_t wn)
         return fault(why, wn, TMA_FAULT_MISALIGNED,
                      "shared-memory address 0x%x is not 128-byte aligned (cp.async.bulk.tensor)",
                      r->smem_off);
-    if ((uint64_t)r->smem_off + g->foot > r->smem_size)
+    if ((uint64_t)r->smem_off + g->foot > r->smem_size) {
+        char how[160];
+        layout_words(r, g, how, sizeof how);
         return fault(why, wn, TMA_FAULT_ILLEGAL_ADDRESS,
                      "the %s box needs %u bytes of shared memory from offset 0x%x "
-                     "(%u rows x %u-byte pitch%s), past the end of the CTA's shared "
-                     "memory at 0x%x",
-                     mode_name(mode), g->foot, r->smem_off, g->nrows, g->pitch,
-                     g->span ? ", rows padded to the swizzle span" : "", r->smem_size);
+                     "(%s), past the end of the CTA's shared memory at 0x%x",
+                     mode_name(mode), g->foot, r->smem_off, how, r->smem_size);
+    }
     return TMA_OK;
 }
 

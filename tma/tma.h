@@ -180,8 +180,8 @@ int tma_execute(const tma_request *r, mem_global *g, uint32_t *tx_bytes, char *w
 /* The checks the hardware makes, without touching memory, and the tx count. */
 int tma_check(const tma_request *r, uint32_t *tx_bytes, char *why, size_t whylen);
 /* Bytes of shared memory the operation touches from r->smem_off (with a
- * swizzle, rows padded to the span: the range a race check must cover); 0
- * when tma_check faults. */
+ * swizzle and no interleave, rows padded to the span; interleaved rows
+ * packed: the range a race check must cover); 0 when tma_check faults. */
 uint32_t tma_smem_footprint(const tma_request *r);
 
 #endif
