@@ -90,7 +90,7 @@
  * DECODE.  tma_decode reads the fields, then packs them again and requires
  * the same 128 bytes, except where tensormap.replace legitimately leaves
  * other bits (fields of dimensions >= rank, the box byte count, and the
- * alignment word, which must merely be one the driver writes), so
+ * alignment word, which must merely be one the driver writes or 0), so
  * arbitrary bytes are rejected with the first byte that differs.
  */
 #include <inttypes.h>
@@ -506,6 +506,11 @@ int tma_decode(const uint8_t map[128], tma_map *out, char *why, size_t whylen)
 {
     tma_map m;
     memset(&m, 0, sizeof m);
+    unsigned nz = 0;
+    for (int i = 0; i < 128; i++)
+        nz |= map[i];
+    if (!nz)
+        return fail(why, whylen, "not a tensor map: all 128 bytes are zero (never encoded or never written?)");
     unsigned kind = (unsigned)get_bits(map, F_KIND, 4);
     if (kind > 1)
         return fail(why, whylen, "not a tensor map: map type field (bits 64..67) is %u, not 0 (tiled) or 1 (im2col)",
@@ -576,12 +581,16 @@ int tma_decode(const uint8_t map[128], tma_map *out, char *why, size_t whylen)
     /* What tensormap.replace may leave that the TMA does not read (see
      * TENSORMAP.REPLACE above) is taken as it is: the box byte count (0 in
      * driver maps whose box is narrower than a traversal stride), the
-     * alignment word as long as it is one the driver writes, and the
-     * fields of dimensions >= rank. */
+     * alignment word as long as it is one the driver writes or 0 with a
+     * global address, and the fields of dimensions >= rank.  0: a map that a kernel builds from
+     * zeroed bytes with tensormap.replace alone, as Triton's
+     * tl.make_tensor_descriptor does, works on the H100
+     * (tests/hw/triton, case tma_dev). */
     uint32_t al = (uint32_t)get_bits(map, F_SMEM_ALIGN, 32);
-    if (al != 16 && al != 256 && al != 512 && al != 1024)
+    if (!(al == 16 || al == 256 || al == 512 || al == 1024 || (al == 0 && m.global_address)))
         return fail(why, whylen, "not a tensor map: the alignment word (bits 576..607) is %u, not 16, 256, 512 or "
-                    "1024 as the driver writes", al);
+                    "1024 as the driver writes (or 0, as in a map built from zeros by tensormap.replace, which "
+                    "gives it a global address)", al);
     copy_bits(again, map, F_BOX_BYTES, 32);
     copy_bits(again, map, F_SMEM_ALIGN, 32);
     for (unsigned i = m.rank; i < 5; i++) {
