@@ -916,6 +916,92 @@ static int exec_tensormap(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_fram
     return 0;
 }
 
+/* ---- createpolicy ----------------------------------------------------------------------
+ * The 64-bit policy as an H100 builds it (worked out from about 5000
+ * policies read back; tests/hw/policy holds 10240 of them: 256 inputs x 40
+ * forms).  The cache hints it feeds are accepted and otherwise ignored, so
+ * only its bits matter:
+ *   bits 56..63  0x10 | range << 3 | primary << 1 | secondary-is-evict_first,
+ *                primary: evict_unchanged 0, evict_first 1, evict_last 2,
+ *                evict_normal 3
+ *   fractional   bits 52..55 = (unsigned)trunc(fraction * 15.99f) & 15, the
+ *                conversion saturating (NaN and negatives 0): ptxas's own
+ *                expansion (FMUL by 15.99, F2I.U32.TRUNC, SASS read on the
+ *                H100), so 0.0625000075 gives 0 and 1.5 gives 7 as there
+ *   range        a zero total-size gives 0x18 << 56 and nothing else;
+ *                else s = the least s >= 0 with (total >> 4) <= 2^(15+s),
+ *                unit = 2^(12+s), bits 52..55 = s, 44..50 = (a / unit) & 0x7f,
+ *                37..43 = min(127, ((a % unit + primary + unit - 1) mod 2^32)
+ *                / unit): the units the primary range touches, summed in
+ *                32 bits as the H100 does
+ *   cvt.L2       the access property unchanged.
+ * The PTX ISA wants a fraction in (0, 1]; others get the H100's bits. */
+static uint8_t policy_prio(const ir_instr *in)
+{
+    unsigned n = 0;
+    uint8_t top = 0;
+    for (unsigned i = 0; i < in->nmods; i++) {
+        int m = in->mods[i], pr = m == IR_M_L2_EVICT_UNCHANGED ? 0 : m == IR_M_L2_EVICT_FIRST ? 1
+                                : m == IR_M_L2_EVICT_LAST ? 2 : m == IR_M_L2_EVICT_NORMAL ? 3 : -1;
+        if (pr < 0)
+            continue;
+        if (n++ == 0)
+            top |= (uint8_t)(pr << 1);
+        else if (pr == 1)
+            top |= 1;
+    }
+    return top;
+}
+
+static int exec_createpolicy(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, uint32_t exec)
+{
+    const ir_operand *d = &in->opd[0];
+    uint64_t top = 0x10u | policy_prio(in);
+    FOR_LANES(exec, l) {
+        uint64_t v;
+        if (ir_has(in, IR_M_CVT)) {
+            v = ip_opd(c, w, f, in, 1, l);
+        } else if (ir_has(in, IR_M_RANGE)) {
+            int sp;
+            uint64_t a = ip_addr(c, w, f, in, 1, l, &sp);
+            uint32_t prim = (uint32_t)ip_opd(c, w, f, in, 2, l), tot = (uint32_t)ip_opd(c, w, f, in, 3, l);
+            if (!tot) {
+                v = 0x18ull << 56;
+            } else {
+                unsigned sc = 0;
+                while ((tot >> 4) > (1u << (15 + sc)))
+                    sc++;
+                unsigned sh = 12 + sc;
+                uint64_t unit = 1ull << sh;
+                uint32_t end = (uint32_t)((a & (unit - 1)) + prim + unit - 1);
+                uint64_t cnt = end >> sh;
+                if (cnt > 127)
+                    cnt = 127;
+                v = (top | 8) << 56 | (uint64_t)sc << 52 | (a >> sh & 0x7f) << 44 | cnt << 37;
+            }
+        } else {
+            float fr = 1.0f;
+            if (in->nopd > 1) {
+                const ir_operand *o = &in->opd[1];
+                if (o->kind == IR_OPD_FIMM) {
+                    fr = (float)o->fimm;
+                } else if (o->kind == IR_OPD_IMM) {
+                    fr = (float)o->u.imm;
+                } else {
+                    uint32_t bits = (uint32_t)ip_opd(c, w, f, in, 1, l);
+                    memcpy(&fr, &bits, 4);
+                }
+            }
+            volatile float x = fr * 15.99f;   /* one f32 rounding, as FMUL */
+            uint32_t q = !(x > 0.0f) ? 0 : x >= 4294967296.0f ? 0xffffffffu : (uint32_t)x;
+            v = top << 56 | (uint64_t)(q & 15) << 52;
+        }
+        if (d->kind == IR_OPD_REG)
+            wreg(c, f, d->u.reg, l, v);
+    }
+    return 0;
+}
+
 int ip_exec_sync(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, uint32_t group, uint32_t exec)
 {
     switch (in->op) {
@@ -941,6 +1027,8 @@ int ip_exec_sync(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, uin
         return ip_async_issue(c, w, in, f, exec);
     case IR_OP_TENSORMAP_REPLACE: case IR_OP_TENSORMAP_CP_FENCEPROXY:
         return exec_tensormap(c, w, in, f, exec);
+    case IR_OP_CREATEPOLICY:
+        return exec_createpolicy(c, w, in, f, exec);
     default:
         return -2;
     }

@@ -677,6 +677,46 @@ int ir_validate_instr(const ir_module *m, const ir_function *f, const ir_instr *
         if (!in->cmp)
             verr(&c, "%s needs a comparison (.eq, .lt, ...)", mn(&c));
         break;
+    case IR_OP_CREATEPOLICY: {
+        /* createpolicy.fractional.prim{.sec}.b64 d{, fraction};
+         * createpolicy.range{.global}.prim{.sec}.b64 d, [a], primary, total;
+         * createpolicy.cvt.L2.b64 d, access-property.  prim: one of
+         * .L2::evict_last/_normal/_first/_unchanged; sec: .L2::evict_first
+         * or .L2::evict_unchanged. */
+        int fr = ir_has(in, IR_M_FRACTIONAL), rg = ir_has(in, IR_M_RANGE), cv = ir_has(in, IR_M_CVT);
+        unsigned npri = 0, bad2 = 0;
+        for (unsigned i = 0; i < in->nmods; i++) {
+            int m = in->mods[i];
+            if (m == IR_M_L2_EVICT_LAST || m == IR_M_L2_EVICT_NORMAL || m == IR_M_L2_EVICT_FIRST ||
+                m == IR_M_L2_EVICT_UNCHANGED) {
+                if (npri == 1 && m != IR_M_L2_EVICT_FIRST && m != IR_M_L2_EVICT_UNCHANGED)
+                    bad2 = 1;
+                npri++;
+            }
+        }
+        if (fr + rg + cv != 1)
+            verr(&c, "%s needs exactly one of .fractional, .range, .cvt", mn(&c));
+        else if (cv) {
+            if (npri || !ir_has(in, IR_M_L2))
+                verr(&c, "%s: the conversion form is createpolicy.cvt.L2.b64", mn(&c));
+            else if (in->nopd != 2)
+                verr_opd(&c, count_at(&c, 2), "%s expects cache-policy, access-property (2 operands)", mn(&c));
+        } else {
+            if (npri < 1 || npri > 2 || bad2)
+                verr(&c, "%s needs a primary priority (.L2::evict_last, .L2::evict_normal, .L2::evict_first, "
+                     ".L2::evict_unchanged) and at most a secondary one (.L2::evict_first, .L2::evict_unchanged)",
+                     mn(&c));
+            if (fr && in->nopd > 2)
+                verr_opd(&c, 2, "%s expects cache-policy{, fraction}", mn(&c));
+            if (rg && in->nopd != 4)
+                verr_opd(&c, count_at(&c, 4), "%s expects cache-policy, [a], primary-size, total-size", mn(&c));
+            else if (rg && !is_addr(&in->opd[1]))
+                verr_opd(&c, 1, "%s: operand 2 must be an address [a]", mn(&c));
+        }
+        if (in->ntypes != 1 || in->types[0] != IR_T_B64)
+            verr(&c, "%s: the policy is .b64", mn(&c));
+        break;
+    }
     case IR_OP_SET:
         if (!in->cmp)
             verr(&c, "%s needs a comparison (.eq, .lt, ...)", mn(&c));

@@ -1210,7 +1210,10 @@ static int decode_mnemonic(ptx_builder *b, const char *s, uint32_t n, ptx_loc l,
                 berr(b, ml, "too many modifiers in '%.*s'", (int)n, s);
                 return 0;
             }
-            if (ir_has(in, (ir_mod)m)) {
+            /* createpolicy names a primary and a secondary priority, which
+             * may be the same (.L2::evict_first.L2::evict_first) */
+            if (ir_has(in, (ir_mod)m) &&
+                !(op == IR_OP_CREATEPOLICY && (m == IR_M_L2_EVICT_FIRST || m == IR_M_L2_EVICT_UNCHANGED))) {
                 ptx_loc ml = l; ml.col += p;
                 berr(b, ml, "modifier '.%.*s' appears twice in '%.*s'", (int)wn, w, (int)n, s);
                 return 0;
