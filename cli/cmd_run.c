@@ -91,8 +91,10 @@ static void sb_printf(strbuf *s, const char *fmt, ...)
 static void diag_to_buf(ir_diag *d, const char *file, ir_loc loc, const char *sev, const char *msg)
 {
     strbuf *s = d->user;
-    if (++s->n <= 10)
+    if (++s->n <= 10 && loc.line)
         sb_printf(s, "%s:%u:%u: %s: %s\n", file, loc.line, loc.col, sev, msg);
+    else if (s->n <= 10)
+        sb_printf(s, "%s: %s: %s\n", file, sev, msg);
 }
 
 static const ir_module *module_get(const char *path, const char **err)

@@ -36,6 +36,16 @@ static void diag_quote(const ir_diag *d, ir_loc loc, FILE *out)
     fputs("^\n", out);
 }
 
+/* "file:line:col: ", or "file: " for what concerns the whole file (line 0:
+ * it cannot be opened or read) */
+static void diag_where(FILE *out, const char *file, ir_loc loc)
+{
+    if (loc.line)
+        fprintf(out, "%s:%u:%u: ", file, loc.line, loc.col);
+    else
+        fprintf(out, "%s: ", file);
+}
+
 void ir_diag_error(ir_diag *d, const char *file, ir_loc loc, const char *fmt, ...)
 {
     char msg[1024];
@@ -44,7 +54,8 @@ void ir_diag_error(ir_diag *d, const char *file, ir_loc loc, const char *fmt, ..
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     if (!d) {
-        fprintf(stderr, "%s:%u:%u: error: %s\n", file, loc.line, loc.col, msg);
+        diag_where(stderr, file, loc);
+        fprintf(stderr, "error: %s\n", msg);
         return;
     }
     d->nerrors++;
@@ -64,10 +75,12 @@ void ir_diag_error(ir_diag *d, const char *file, ir_loc loc, const char *fmt, ..
     size_t len = 0;
     FILE *out = open_memstream(&text, &len);
     if (!out) {
-        fprintf(stderr, "%s:%u:%u: error: %s\n", file, loc.line, loc.col, msg);
+        diag_where(stderr, file, loc);
+        fprintf(stderr, "error: %s\n", msg);
         return;
     }
-    fprintf(out, "%s:%u:%u: error: %s\n", file, loc.line, loc.col, msg);
+    diag_where(out, file, loc);
+    fprintf(out, "error: %s\n", msg);
     diag_quote(d, loc, out);
     fclose(out);
     fwrite(text, 1, len, stderr);

@@ -16,6 +16,8 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <sys/stat.h>
 #include <stdarg.h>
 #include "parser/parser.h"
 #include "lexer/lexer.h"
@@ -1651,15 +1653,35 @@ ir_module *ptx_parse_file(const char *path, ir_diag *diag)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
-        ir_diag_error(diag, path, (ir_loc){ 0, 0, 0 }, "cannot open file");
+        ir_diag_error(diag, path, (ir_loc){ 0, 0, 0 }, "cannot open file: %s", strerror(errno));
         return NULL;
     }
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)(n > 0 ? n : 0) + 1);
-    size_t got = fread(buf, 1, (size_t)(n > 0 ? n : 0), f);
+    struct stat st;
+    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+        fclose(f);
+        ir_diag_error(diag, path, (ir_loc){ 0, 0, 0 }, "cannot read: %s",
+                      S_ISDIR(st.st_mode) ? "a directory, not a PTX file" : "not a regular file");
+        return NULL;
+    }
+    /* read to the end rather than trusting the size: the file may change */
+    size_t cap = (size_t)st.st_size + 1, got = 0;
+    char *buf = malloc(cap);
+    for (size_t k; buf && (k = fread(buf + got, 1, cap - got - 1, f)) > 0;) {
+        got += k;
+        if (got + 1 == cap) {
+            char *nb = realloc(buf, cap * 2);
+            if (!nb) { free(buf); buf = NULL; break; }
+            buf = nb;
+            cap *= 2;
+        }
+    }
+    int rerr = ferror(f);
     fclose(f);
+    if (!buf || rerr) {
+        free(buf);
+        ir_diag_error(diag, path, (ir_loc){ 0, 0, 0 }, "cannot read file");
+        return NULL;
+    }
     buf[got] = 0;
     ir_diag local;
     memset(&local, 0, sizeof local);
