@@ -17,7 +17,8 @@
  *     mbarrier of each destination CTA (multicast: every CTA in ctaMask, at
  *     the same offsets; a shared::cluster destination in a peer CTA uses the
  *     peer's mbarrier, which is where the instruction's mbarrier address
- *     points);
+ *     points; with .cta_group::2 the mbarrier may be in the destination's
+ *     peer CTA of its pair instead: signal_cta);
  *   - stores and reductions to global memory belong to the issuing
  *     thread's current bulk group: cp.async.bulk.commit_group closes the
  *     group, cp.async.bulk.wait_group[.read] N waits until every committed
@@ -125,6 +126,18 @@ static int op_fault(interp_ctx *c, const ip_op *o, const char *fmt, const char *
     return ip_error(c, INTERP_FAULT, op_warp(c, o), o->lane, o->func, o->pc, fmt, why);
 }
 
+/* The CTA whose mbarrier (at o->mbar_off) a load completes for destination
+ * CTA r.  Without .cta_group::2: r itself (multicast: "the same offset" in
+ * each destination CTA).  With .cta_group::2 the mbarrier may be in the
+ * peer CTA (%cluster_ctarank differing in bit 0): the CTA of r's pair on
+ * the mbarrier operand's side, e.g. both CTAs of a pair completing on the
+ * even CTA's mbarrier, as CUTLASS's SM100_TMA_2SM_LOAD* do ("Set peer bit
+ * to 0 so that the transaction bytes will update CTA0's barrier"). */
+static int signal_cta(const ip_op *o, int r)
+{
+    return o->pair ? (r & ~1) | (o->mbar_cta & 1) : r;
+}
+
 /* Shared-memory operand k as (CTA slot, offset). */
 static bool shared_opd(interp_ctx *c, ip_warp *w, ip_frame *f, const ir_instr *in, int k, uint32_t l,
                        int space, uint32_t n, uint32_t align, const char *what, int *cta, uint32_t *off)
@@ -206,10 +219,16 @@ static int issue_tensor(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame 
     if (is_load) {
         if (!shared_opd(c, w, f, in, 0, l, in->space, 1, 1, "TMA destination", &o->dst_cta, &o->smem_off))
             return c->res.status;
+        /* .cta_group::2: the mbarrier may be in the peer CTA, so its
+         * operand is a shared::cluster address even with a .shared::cta
+         * destination (CUTLASS, FlashMLA's gather4 loads) */
+        o->pair = ir_has(in, IR_M_CTA_GROUP_2);
         int mcta;
-        if (!shared_opd(c, w, f, in, 2, l, in->space, 8, 8, "TMA mbarrier", &mcta, &o->mbar_off))
+        if (!shared_opd(c, w, f, in, 2, l, o->pair ? IR_SPACE_SHARED_CLUSTER : in->space, 8, 8, "TMA mbarrier",
+                        &mcta, &o->mbar_off))
             return c->res.status;
         o->has_mbar = true;
+        o->mbar_cta = mcta;
         next = 3;
         if (r->mode == TMA_IM2COL || r->mode == TMA_IM2COL_W || r->mode == TMA_IM2COL_W128) {
             const ir_operand *io = &in->opd[next];
@@ -234,9 +253,18 @@ static int issue_tensor(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame 
             if (o->mcast >> c->cl.ncta)
                 return ip_error(c, INTERP_FAULT, w, (int)l, c->xfunc, c->xpc,
                                 "multicast ctaMask 0x%x names CTAs outside the cluster of %d", o->mcast, c->cl.ncta);
+            for (int r = 0; r < c->cl.ncta; r++)
+                if ((o->mcast >> r & 1) && signal_cta(o, r) >= c->cl.ncta)
+                    return ip_error(c, INTERP_FAULT, w, (int)l, c->xfunc, c->xpc,
+                                    "with .cta_group::2 destination CTA rank %d completes on the mbarrier of its "
+                                    "peer, rank %d, outside the cluster of %d", r, signal_cta(o, r), c->cl.ncta);
         } else {
             o->mcast = (uint16_t)(1u << o->dst_cta);
-            if (mcta != o->dst_cta)
+            if (o->pair && (mcta ^ o->dst_cta) > 1)
+                return ip_error(c, INTERP_FAULT, w, (int)l, c->xfunc, c->xpc,
+                                "with .cta_group::2 the mbarrier must be in the destination CTA (rank %d) or its "
+                                "peer (rank %d), not rank %d", o->dst_cta, o->dst_cta ^ 1, mcta);
+            if (!o->pair && mcta != o->dst_cta)
                 return ip_error(c, INTERP_FAULT, w, (int)l, c->xfunc, c->xpc,
                                 "TMA destination (CTA rank %d) and mbarrier (CTA rank %d) must be in the same CTA",
                                 o->dst_cta, mcta);
@@ -254,8 +282,9 @@ static int issue_tensor(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame 
     r->smem_off = o->smem_off;
     uint32_t tx = 0;
     int rc = tma_check(r, &tx, why, sizeof why);
-    if (rc == TMA_UNSUPPORTED)
-        return ip_error(c, INTERP_UNSUPPORTED, w, (int)l, c->xfunc, c->xpc, "%s", why);
+    if (rc == TMA_UNSUPPORTED)   /* ip_error says "not supported: " itself; the engine's why does too */
+        return ip_error(c, INTERP_UNSUPPORTED, w, (int)l, c->xfunc, c->xpc, "%s",
+                        why + (strncmp(why, "not supported: ", 15) ? 0 : 15));
     if (rc)
         return ip_error(c, INTERP_FAULT, w, (int)l, c->xfunc, c->xpc, "%s: %s",
                         rc == TMA_FAULT_ILLEGAL_ADDRESS ? "illegal address" :
@@ -429,13 +458,14 @@ int ip_async_smem_race(interp_ctx *c, ip_warp *w, int lane, int cta, uint32_t of
         if (wr && o->has_mbar) {
             uint64_t word = 0;
             char mbs[160];
-            const ip_cta *t = &c->cl.ctas[cta];
+            int mc = o->kind == IP_OP_TENSOR ? signal_cta(o, cta) : cta;
+            const ip_cta *t = &c->cl.ctas[mc];
             if (o->mbar_off + 8 <= t->smem_size)
                 memcpy(&word, t->smem + o->mbar_off, 8);
             snprintf(hint, sizeof hint,
                      "the thread has not waited for it; its mbarrier at shared 0x%x (CTA rank %d): %s; "
                      "wait for that phase to complete (right parity?) before touching the bytes",
-                     o->mbar_off, cta, ip_mbar_describe(word, mbs, sizeof mbs));
+                     o->mbar_off, mc, ip_mbar_describe(word, mbs, sizeof mbs));
         } else if (wr) {
             snprintf(hint, sizeof hint, "wait for it before touching the bytes");
         } else {
@@ -580,7 +610,7 @@ static int land(interp_ctx *c, ip_op *o)
                 int rc = tma_execute(&o->req, g, &tx, why, sizeof why);
                 if (rc)
                     return op_fault(c, o, "TMA load faulted when it landed: %s", why);
-                if (complete(c, o, r, tx))
+                if (complete(c, o, signal_cta(o, r), tx))
                     return c->res.status;
             }
             return 0;

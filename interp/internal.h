@@ -168,6 +168,9 @@ typedef struct ip_op {
     uint32_t foot;             /* tensor: shared bytes touched from smem_off */
     uint32_t mbar_off;         /* mbarrier offset (in each destination CTA) */
     bool has_mbar;
+    bool pair;                 /* tensor load .cta_group::2: the mbarrier is in the CTA
+                                  of each destination's pair with mbar_cta's parity */
+    int mbar_cta;              /* CTA slot of the instruction's mbarrier operand */
     uint64_t gaddr;            /* bulk: global address */
     uint32_t bytes;            /* bulk: size */
     int src_cta;               /* bulk s2s: source CTA slot; dst CTA below */

@@ -266,7 +266,12 @@ static int plan(const tma_request *r, geom *g, char *why, size_t wn)
     if (is_im2col) {
         int want = (mode == TMA_IM2COL_W || mode == TMA_IM2COL_W128) ? TMA_MAP_IM2COL_WIDE
                                                                      : TMA_MAP_IM2COL;
-        if (m->kind != want)
+        /* An im2col_wide map's 128 bytes are an im2col map's (tma/encode.c:
+         * W/W128 is not stored), so every map an instruction reads from
+         * memory decodes as TMA_MAP_IM2COL; the ::w qualifier carries the
+         * mode.  Requiring TMA_MAP_IM2COL_WIDE here made every im2col::w
+         * instruction fault (tests/unit/test_tma_blackwell_ptx.c). */
+        if (m->kind != want && !(want == TMA_MAP_IM2COL_WIDE && m->kind == TMA_MAP_IM2COL))
             return fault(why, wn, TMA_FAULT_ILLEGAL_INSTRUCTION,
                          ".%s needs an %s tensor map", mode_name(mode),
                          want == TMA_MAP_IM2COL ? "im2col" : "im2col-wide");
