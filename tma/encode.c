@@ -486,10 +486,17 @@ int tma_encode_im2col_wide(uint8_t map[128], int data_type, uint32_t rank, uint6
         return rc;
     if ((rc = check_pixels(&a, why, whylen)))
         return rc;
-    if (lower_corner_width < -32768 || lower_corner_width > 32767)
-        return fail(why, whylen, "pixelBoxLowerCornerWidth = %d is outside [-32768, 32767]", lower_corner_width);
-    if (upper_corner_width < -32768 || upper_corner_width > 32767)
-        return fail(why, whylen, "pixelBoxUpperCornerWidth = %d is outside [-32768, 32767]", upper_corner_width);
+    /* The reference says [-32768, 32767]; the H100 driver (580.159.04)
+     * takes that only at rank 3 and otherwise the im2col corner's width:
+     * [-128, 127] at rank 4, [-16, 15] at rank 5 (tests/hw/wide_encode:
+     * 21 encodes).  The map has no other place for the corner. */
+    int hi = (1 << (corner_bits(rank) - 1)) - 1, lo = -hi - 1;
+    if (lower_corner_width < lo || lower_corner_width > hi)
+        return fail(why, whylen, "pixelBoxLowerCornerWidth = %d is outside [%d, %d] for rank %u", lower_corner_width,
+                    lo, hi, rank);
+    if (upper_corner_width < lo || upper_corner_width > hi)
+        return fail(why, whylen, "pixelBoxUpperCornerWidth = %d is outside [%d, %d] for rank %u", upper_corner_width,
+                    lo, hi, rank);
     int64_t size = (int64_t)global_dim[1] + upper_corner_width - lower_corner_width;
     if (size <= 0)
         return fail(why, whylen, "the im2col_wide bounding box is empty along W: globalDim[1] + upper - lower = "

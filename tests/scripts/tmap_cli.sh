@@ -47,3 +47,16 @@ if [ -n "$CV" ]; then
 else
     echo "FAIL tmap/encode-validation-suite: no conformance corpus"
 fi
+
+# im2col_wide maps as the H100 driver (580.159.04) encoded them: every byte
+# but the global address (bytes 0..7) equal (tests/hw/wide_encode)
+W=tests/hw/wide_encode
+"$PTXI" tmap --bytes "$W/cases.jsonl" > "$T/wide.txt" 2>/dev/null
+awk '/^wide_[0-9]+ tm:/ { name = $1; next }
+     NF == 8 && length($0) == 71 && /^[0-9a-f ]+$/ { gsub(/ /, ""); hex[name] = hex[name] $0 }
+     END { for (n in hex) print n, hex[n] }' "$T/wide.txt" | sort > "$T/wide_ptxi.txt"
+while read -r name want; do
+    got=$(awk -v n="$name" '$1 == n { print $2 }' "$T/wide_ptxi.txt")
+    [ -n "$got" ] && [ "${got#????????????????}" = "${want#????????????????}" ]
+    check "wide-driver-bytes/$name" $? "ptxi ${got:-no map}, driver $want"
+done < "$W/driver_bytes.txt"
