@@ -378,11 +378,32 @@ static void fill_common(enc_args *a, int kind)
     }
 }
 
+/* The H100's driver refuses a box larger than an SM's shared memory,
+ * 228 KiB: 233472 bytes pass, 237568 fail, counted as the map counts them
+ * (elementStrides divide, rounding down; channelsPerPixel x
+ * pixelsPerColumn for im2col).  tests/hw/box_limit. */
+#define TMA_BOX_BYTES_MAX 233472u
+
+static uint64_t box_bytes64(const tma_map *m)
+{
+    uint64_t bits = tma_dtype_bits(m->data_type);
+    if (m->kind != TMA_MAP_TILED)
+        return bits * m->channels_per_pixel * m->pixels_per_column / 8;
+    for (unsigned i = 0; i < m->rank && i < 5; i++)
+        bits *= m->element_strides[i] ? m->box_dim[i] / m->element_strides[i] : 0;
+    return bits / 8;
+}
+
 static int finish(enc_args *a, int kind, uint8_t map[128], char *why, size_t n)
 {
     if (!map)
         return fail(why, n, "tensorMap must not be NULL");
     fill_common(a, kind);
+    uint64_t bb = box_bytes64(&a->m);
+    if (bb > TMA_BOX_BYTES_MAX)
+        return fail(why, n, "one box is %" PRIu64 " bytes (%s): more than the %u bytes (228 KiB) of shared memory "
+                    "of an sm_90 SM", bb, kind == TMA_MAP_TILED ? "elementSize x boxDim[i] / elementStrides[i]"
+                    : "elementSize x channelsPerPixel x pixelsPerColumn", TMA_BOX_BYTES_MAX);
     tma_pack(&a->m, map);
     if (why && n)
         why[0] = '\0';
