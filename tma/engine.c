@@ -36,13 +36,19 @@
  *   - reductions: legal op/type pairs are exactly red_legal() below (the
  *     reduce suite);
  *   - TFLOAT32 / TFLOAT32_FTZ loads round each in-bounds f32 element to
- *     tf32 (10 mantissa bits, low 13 bits cleared) on the way into smem
- *     (tile_load_0110: 0x1c7e3118 arrives as 0x1c7e4000);
+ *     tf32 (10 mantissa bits, low 13 bits cleared, ties to even) on the way
+ *     into smem (tile_load_0110: 0x1c7e3118 arrives as 0x1c7e4000;
+ *     hw/random_tma: 0x3db61000 as 0x3db60000);
  *   - the transaction count is the whole box, OOB elements included;
  *   - interleaved maps (tile and im2col): dimension 0 counts 16/32-byte
- *     slices, dimension rank-2 is pinned, rows are packed, and an im2col
- *     load moves pixels_per_column slices in all, its last pixel cut short
- *     (tests/conformance/interleave/README.md).
+ *     slices, dimension rank-2 is pinned, rows are packed
+ *     (tests/conformance/interleave/README.md); an im2col load walks
+ *     dimensions 0..rank-3 as the spatial ones, one slice a pixel,
+ *     pixels_per_column slices in all (tests/hw/random_tma/README.md);
+ *   - im2col: the image coordinate steps by element_strides[rank-1];
+ *   - stores and reductions clip dimension 0 at 16-byte granules, not at
+ *     elements (store_d0); reductions: f32-family adds give 0x7FFFFFFF for
+ *     any NaN result, f64 adds pass a NaN operand through unchanged.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -70,7 +76,7 @@ typedef struct geom {
     uint32_t tx;          /* transaction bytes */
     uint32_t foot;        /* smem bytes touched, from smem_off */
     uint32_t es0;         /* traversal stride along dim 0 (interleaved only) */
-    uint32_t total;       /* interleaved im2col: bytes moved, the last row cut short; else 0 */
+    int il_im2col;        /* im2col through an interleaved map: one-slice pixels (plan) */
     int64_t gdim0_bytes;  /* dim 0 extent in global bytes */
     tma_map view;         /* interleaved tile / im2col maps: the map as the H100 walks it */
 } geom;
@@ -157,26 +163,17 @@ static int red_legal(int op, int dt)
 /* (b == 1, the usual traversal stride, skips a 64-bit divide: per-op cost) */
 static inline int64_t ceil_div(int64_t a, int64_t b) { return b == 1 ? a : (a + b - 1) / b; }
 
-/* Bytes of row `row` that land: all of it but the last row of an
- * interleaved im2col load, cut short at g->total. */
-static inline uint32_t row_keep(const geom *g, uint32_t row)
-{
-    if (!g->total) return g->row_bytes;
-    uint64_t start = (uint64_t)row * g->pitch;
-    return start + g->row_bytes <= g->total ? g->row_bytes : (uint32_t)(g->total - start);
-}
-
 /* Bytes of shared memory touched from `off`: the rows, where a swizzle may
  * move a chunk of the last 128-byte line past the last row's end. */
 static uint32_t footprint(const geom *g, uint32_t off)
 {
-    uint64_t end = g->total ? g->total : (uint64_t)g->pitch * g->nrows;
+    uint64_t end = (uint64_t)g->pitch * g->nrows;
     if (!g->span || !g->nrows) return (uint32_t)end;
     if ((off + end) % 128 == 0) return (uint32_t)end; /* last line whole: chunks stay inside */
     uint64_t maxa = end, line = (off + end - 1) & ~(uint64_t)127;
     for (int64_t row = (int64_t)g->nrows - 1; row >= 0; row--) {
         uint64_t ra = off + (uint64_t)row * g->pitch;
-        uint32_t rb = row_keep(g, (uint32_t)row);
+        uint32_t rb = g->row_bytes;
         if (ra + rb <= line) break;
         for (uint32_t j = 0; j < rb; j += 16) {
             uint64_t pa = tma_swizzle_addr((uint32_t)(ra + j), g->sw) + 16u;
@@ -205,10 +202,10 @@ static int plan(const tma_request *r, geom *g, char *why, size_t wn)
          * channels_per_pixel, and global_dim[0] are in slices, read back to
          * back, element_strides[0] stepping over slices -- and dimension
          * rank-2 is pinned at its coordinate (still bounds-checked) instead
-         * of spanning the box (im2col: the pixel walk skips it).  Rows are
-         * packed in shared memory, the swizzle applied to the packed layout.
-         * An im2col load moves pixels_per_column slices in all, cutting the
-         * stream of pixels short (g->total). */
+         * of spanning the box.  Rows are packed in shared memory, the
+         * swizzle applied to the packed layout.  An im2col load walks the
+         * dimensions one down: a pixel is one slice, dimensions 0..rank-3
+         * are the spatial ones (walk_im2col_il). */
         g->view = *m;
         if (r->mode == TMA_TILE) {
             g->view.box_dim[m->rank - 2] = 1;
@@ -256,6 +253,14 @@ static int plan(const tma_request *r, geom *g, char *why, size_t wn)
     /* a dim-0 traversal stride steps over slices; elsewhere it is ignored,
      * as the H100 ignores it without interleave (tx formula, README) */
     g->es0 = (m == &g->view && m->element_strides[0] > 1) ? m->element_strides[0] : 1;
+    /* Interleaved im2col (tests/hw/random_tma, ld_im2col_*; README there):
+     * the H100 walks dimensions 0..rank-3 as the spatial ones (each with
+     * pixel_box corner, im2col offset and traversal stride number d),
+     * pins dimension rank-2 at its coordinate and takes rank-1 as the
+     * image: a pixel is one slice at dimension-0 position p, and
+     * channels_per_pixel plays no part.  pixels_per_column slices move. */
+    g->il_im2col = m == &g->view && r->mode == TMA_IM2COL;
+    if (g->il_im2col) g->es0 = 1;
 
     int mode = r->mode;
     int is_im2col = mode == TMA_IM2COL || mode == TMA_IM2COL_W || mode == TMA_IM2COL_W128 ||
@@ -278,7 +283,7 @@ static int plan(const tma_request *r, geom *g, char *why, size_t wn)
         if (m->rank < 3)
             return fault(why, wn, TMA_FAULT_ILLEGAL_INSTRUCTION,
                          ".%s needs a 3D..5D tensor", mode_name(mode));
-        g->row_elems = m->channels_per_pixel;
+        g->row_elems = g->il_im2col ? 1 : m->channels_per_pixel;
     } else {
         if (m->kind != TMA_MAP_TILED)
             return fault(why, wn, TMA_FAULT_ILLEGAL_INSTRUCTION,
@@ -340,10 +345,6 @@ static int plan(const tma_request *r, geom *g, char *why, size_t wn)
         break;
     case TMA_IM2COL: case TMA_IM2COL_NO_OFFS:
         g->nrows = m->pixels_per_column;
-        if (m == &g->view) { /* pixels_per_column slices in all (interleave README) */
-            g->total = m->pixels_per_column * g->s_unit;
-            g->nrows = (uint32_t)ceil_div(g->total, g->row_bytes);
-        }
         break;
     case TMA_IM2COL_W: case TMA_IM2COL_W128: {
         if (m->interleave != TMA_INTERLEAVE_NONE)
@@ -384,7 +385,6 @@ static int plan(const tma_request *r, geom *g, char *why, size_t wn)
          * Interleaved: the slices actually moved (tests/conformance/interleave). */
         tx = (uint64_t)(g->row_elems / g->unit_elems) * g->s_unit * g->nrows;
     }
-    if (g->total) tx = g->total;
     g->tx = (uint32_t)tx;
     g->foot = footprint(g, r->smem_off);
     return TMA_OK;
@@ -401,12 +401,12 @@ static int plan(const tma_request *r, geom *g, char *why, size_t wn)
 static void layout_words(const tma_request *r, const geom *g, char *buf, size_t n)
 {
     int il = r->map->interleave;
-    uint64_t end = g->total ? g->total : (uint64_t)g->pitch * g->nrows;
+    uint64_t end = (uint64_t)g->pitch * g->nrows;
     int k;
     unsigned slice = il == TMA_INTERLEAVE_32B ? 32u : 16u;
-    if (g->m != r->map && g->total) /* the interleaved views of plan() */
-        k = snprintf(buf, n, "pixels_per_column = %u slices of %u bytes, packed: with interleave %s the "
-                     "channels count in slices", (unsigned)(g->total / slice), slice, il == TMA_INTERLEAVE_32B ? "32B" : "16B");
+    if (g->il_im2col) /* the interleaved views of plan() */
+        k = snprintf(buf, n, "pixels_per_column = %u pixels of one %u-byte slice, packed: with interleave %s "
+                     "an im2col pixel is a slice", g->nrows, slice, il == TMA_INTERLEAVE_32B ? "32B" : "16B");
     else if (g->m != r->map)
         k = snprintf(buf, n, "%u rows of %u %u-byte slices, packed: with interleave %s box_dim[0] counts "
                      "slices and dimension %d spans one position", g->nrows, g->row_bytes / slice, slice,
@@ -458,15 +458,23 @@ static int check(const tma_request *r, geom *g, char *why, size_t wn)
      * hardware-enforced: im2col_load_0000). */
     if (mode == TMA_IM2COL || mode == TMA_IM2COL_NO_OFFS) {
         static const char *dn[] = {"W", "H", "D"};
+        int sh = g->il_im2col ? 0 : 1; /* interleaved: the spatial dimensions are 0..rank-3 */
         for (int d = 0; d < m->rank - 2; d++) {
             int64_t lo = m->lower_corner[d];
-            int64_t hi = (int64_t)m->global_dim[d + 1] - 1 + m->upper_corner[d];
-            int64_t c = r->coords[d + 1];
-            if (c < lo || c > hi)
+            int64_t hi = (int64_t)m->global_dim[d + sh] - 1 + m->upper_corner[d];
+            int64_t c = r->coords[d + sh];
+            if (c < lo || c > hi) {
+                if (g->il_im2col)
+                    return fault(why, wn, TMA_FAULT_ILLEGAL_INSTRUCTION,
+                                 "im2col filter base coordinate[%d]=%lld is outside the bounding box "
+                                 "[lower_corner[%d] %lld, dim-1+upper_corner %lld] (interleaved map: "
+                                 "dimensions 0..%d are the spatial ones)", d, (long long)c, d,
+                                 (long long)lo, (long long)hi, m->rank - 3);
                 return fault(why, wn, TMA_FAULT_ILLEGAL_INSTRUCTION,
                              "im2col filter base %s=%lld is outside the bounding box "
                              "[lower_corner %lld, dim-1+upper_corner %lld]",
                              dn[d], (long long)c, (long long)lo, (long long)hi);
+            }
         }
     }
     if (mode == TMA_IM2COL_W || mode == TMA_IM2COL_W128) {
@@ -562,7 +570,9 @@ static void fill_oob(const geom *g, uint8_t *p, uint32_t n)
 }
 
 /* f32 -> tf32 as the load path does it: round to nearest on the 13 dropped
- * mantissa bits, ties away from zero (TMA_TF32_TIES_EVEN selects even). */
+ * mantissa bits, ties to even (tests/hw/random_tma: 0x3db61000 arrives as
+ * 0x3db60000 and 0x3f029000 as 0x3f028000; ties away, which ptxi did
+ * before, has no hardware case: -DTMA_TF32_TIES_AWAY selects it). */
 static void round_tf32(uint8_t *p, uint32_t n, int ftz)
 {
     for (uint32_t i = 0; i + 4 <= n; i += 4) {
@@ -572,10 +582,10 @@ static void round_tf32(uint8_t *p, uint32_t n, int ftz)
             if (u & 0x007FFFFFu) u = 0x7FFFE000u; /* NaN: canonical, sign dropped (tile_load_0114) */
         } else {
             (void)ftz; /* subnormals are kept, _FTZ included (tile_load_0124) */
-#ifdef TMA_TF32_TIES_EVEN
-            u += 0xFFFu + ((u >> 13) & 1u);
-#else
+#ifdef TMA_TF32_TIES_AWAY
             u += 0x1000u;
+#else
+            u += 0xFFFu + ((u >> 13) & 1u);
 #endif
             u &= 0xFFFFE000u;
         }
@@ -698,10 +708,11 @@ static inline void smem_get(const ctx *c, uint32_t sa, uint8_t *tmp)
 }
 
 /* In-bounds element range of a row starting at element c0: [*a, *b) as
- * element indices relative to c0 (es0 == 1 only). */
-static inline void row_range(const geom *g, int64_t c0, int64_t *a, int64_t *b)
+ * element indices relative to c0 (es0 == 1 only).  d0 is the extent of
+ * dimension 0 in elements (store_d0 for stores and reductions). */
+static inline void row_range_d0(const geom *g, int64_t c0, int64_t d0, int64_t *a, int64_t *b)
 {
-    int64_t n = g->row_elems, d0 = (int64_t)g->m->global_dim[0];
+    int64_t n = g->row_elems;
     int64_t lo = c0 < 0 ? -c0 : 0;
     int64_t hi = d0 - c0;
     if (hi > n) hi = n;
@@ -709,6 +720,25 @@ static inline void row_range(const geom *g, int64_t c0, int64_t *a, int64_t *b)
     if (hi < lo) hi = lo;
     *a = lo;
     *b = hi;
+}
+
+static inline void row_range(const geom *g, int64_t c0, int64_t *a, int64_t *b)
+{
+    row_range_d0(g, c0, (int64_t)g->m->global_dim[0], a, b);
+}
+
+/* Stores and reductions clip dimension 0 at a 16-byte granule, not at the
+ * element: the elements past global_dim[0] that share a 16-byte chunk with
+ * the last in-bounds one are written (reduced) too (tests/hw/random_tma:
+ * st_tile_021, a FLOAT32 row of 45 elements, gets elements 45..47 from the
+ * box, 48.. not; red_or_005, INT32 dim 3, ORs element 3).  Loads fill such
+ * elements (zero / NaN) as out of bounds.  The box's inner start is
+ * 16-byte aligned (check()), and so are the tensor's address and strides,
+ * so the granule is the same counted from either. */
+static inline int64_t store_d0(const geom *g)
+{
+    int64_t bytes = (g->gdim0_bytes + 15) / 16 * 16;
+    return bytes / (int64_t)g->g_unit * (int64_t)g->unit_elems;
 }
 
 /* A row's global range lies outside every allocation. */
@@ -722,7 +752,7 @@ static int row_fault(const ctx *c, const int64_t *rc, const char *dir)
 
 /* ---- load ---------------------------------------------------------------- */
 
-static int row_load_slow(ctx *c, const int64_t *rc, uint32_t sa, uint32_t keep);
+static int row_load_slow(ctx *c, const int64_t *rc, uint32_t sa);
 
 static inline int row_load(ctx *c, const int64_t *rc, uint32_t sa)
 {
@@ -737,19 +767,18 @@ static inline int row_load(ctx *c, const int64_t *rc, uint32_t sa)
             return TMA_OK;
         }
     }
-    return row_load_slow(c, rc, sa, g->row_bytes);
+    return row_load_slow(c, rc, sa);
 }
 
 /* Everything else: partial rows, OOB fill, packed types, tf32 rounding,
  * interleaved dim-0 strides; the row is built in a stack temporary (or in
- * place, unswizzled) and its first `keep` bytes land (row_keep).  Every
- * branch writes all row_bytes of it: no byte of the stack reaches smem
- * unwritten. */
-static __attribute__((noinline)) int row_load_slow(ctx *c, const int64_t *rc, uint32_t sa, uint32_t keep)
+ * place, unswizzled).  Every branch writes all row_bytes of it: no byte of
+ * the stack reaches smem unwritten. */
+static __attribute__((noinline)) int row_load_slow(ctx *c, const int64_t *rc, uint32_t sa)
 {
     const geom *g = c->g;
     uint8_t buf[ROWMAX];
-    uint8_t *tmp = (g->span || keep < g->row_bytes) ? buf : c->r->smem + sa;
+    uint8_t *tmp = g->span ? buf : c->r->smem + sa;
     if (!row_inside(g, rc)) {
         fill_oob(g, tmp, g->row_bytes);
     } else if (g->es0 > 1) {
@@ -785,8 +814,7 @@ static __attribute__((noinline)) int row_load_slow(ctx *c, const int64_t *rc, ui
         if (un > ub) fill_oob(g, tmp + ub * g->s_unit, (un - ub) * g->s_unit);
     }
     if (tmp != buf) return TMA_OK;
-    if (keep == g->row_bytes) smem_put(c, sa, tmp); /* (its whole-line fast case) */
-    else smem_put_n(g, c->r->smem, sa, tmp, keep);
+    smem_put(c, sa, tmp);
     return TMA_OK;
 bad:
     return row_fault(c, rc, "reads");
@@ -931,17 +959,35 @@ static void red_elem(int op, int dt, uint8_t *gp, const uint8_t *sp)
         return;
     }
     case TMA_DT_FLOAT32: case TMA_DT_FLOAT32_FTZ: case TMA_DT_TFLOAT32: case TMA_DT_TFLOAT32_FTZ: {
+        /* f32 add (tf32 too: no rounding to tf32), subnormals kept unless
+         * _FTZ; a NaN result is always 0x7FFFFFFF, whatever NaN came in
+         * (tests/hw/random_tma red_special_add_*: qNaN, sNaN, inf - inf) */
         float g, s, r;
         memcpy(&g, gp, 4); memcpy(&s, sp, 4);
         if (dt == TMA_DT_FLOAT32_FTZ || dt == TMA_DT_TFLOAT32_FTZ) r = ftz(ftz(g) + ftz(s));
         else r = g + s;
+        if (isnan(r)) {
+            uint32_t qn = 0x7FFFFFFFu;
+            memcpy(gp, &qn, 4);
+            return;
+        }
         memcpy(gp, &r, 4);
         return;
     }
     case TMA_DT_FLOAT64: {
+        /* a NaN operand comes back unchanged, signalling ones too (not
+         * quieted), the shared-memory operand's when both are NaN; inf - inf
+         * gives 0xFFF8000000000000 (red_special_add_float64, red_gran_005) */
         double g, s, r;
         memcpy(&g, gp, 8); memcpy(&s, sp, 8);
+        if (isnan(s)) { memcpy(gp, sp, 8); return; }
+        if (isnan(g)) return;
         r = g + s;
+        if (isnan(r)) {
+            uint64_t qn = 0xFFF8000000000000ull;
+            memcpy(gp, &qn, 8);
+            return;
+        }
         memcpy(gp, &r, 8);
         return;
     }
@@ -982,12 +1028,20 @@ static int row_store(ctx *c, const int64_t *rc, uint32_t sa, int reduce)
     else row = c->r->smem + sa;
     if (g->es0 > 1) return row_store_strided(c, rc, row, reduce);
     int64_t a, b;
-    row_range(g, rc[0], &a, &b);
+    row_range_d0(g, rc[0], store_d0(g), &a, &b);
     uint32_t ue = g->unit_elems;
     uint32_t ua = (uint32_t)(a / ue), ub = (uint32_t)(b / ue);
     if (ub <= ua) return TMA_OK;
     uint64_t ga = (uint64_t)(row_addr(g, rc) + (rc[0] / (int64_t)ue + ua) * (int64_t)g->g_unit);
     uint8_t *d = gptr(c, ga, (uint64_t)(ub - ua) * g->g_unit);
+    if (!d) {
+        /* the granule runs past the end of the allocation (on the GPU, into
+         * its padding, which no buffer shows): the elements in bounds only */
+        row_range(g, rc[0], &a, &b);
+        ub = (uint32_t)(b / ue);
+        if (ub <= ua) return TMA_OK;
+        d = gptr(c, ga, (uint64_t)(ub - ua) * g->g_unit);
+    }
     if (!d) return row_fault(c, rc, "writes");
     const uint8_t *s = row + ua * g->s_unit;
     if (!reduce) {
@@ -1268,13 +1322,61 @@ static int walk_gather4(ctx *c)
     return TMA_OK;
 }
 
+/* im2col through an interleaved map (plan: g->il_im2col), as the H100 does
+ * it (tests/hw/random_tma/README.md): the dimensions shift down by one.  A
+ * pixel is one 16/32-byte slice; dimensions 0..rank-3 are walked as the
+ * spatial ones, dimension d from coordinate d with pixel_box corner d,
+ * im2col offset d and traversal stride d (dimension 0 innermost, wrapping
+ * to its lower corner); dimension rank-2 stays at its coordinate and
+ * dimension rank-1 is the image, stepped by its traversal stride when the
+ * walk wraps.  The filter base check (check()) follows the same shift.
+ * With the corners 0 and channels_per_pixel = global_dim[0] this reads as
+ * "a pixel of channels_per_pixel slices along W, H pinned", which is how
+ * the rank-4 probes of tests/conformance/interleave first showed it. */
+static int walk_im2col_il(ctx *c)
+{
+    const geom *g = c->g;
+    const tma_map *m = g->m;
+    const tma_request *r = c->r;
+    int S = g->rank - 2, N = g->rank - 1;
+    int64_t pos[3] = {0, 0, 0}, lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0}, off[3] = {0, 0, 0};
+    uint32_t st[3] = {1, 1, 1};
+    for (int d = 0; d < S; d++) {
+        lo[d] = m->lower_corner[d];
+        hi[d] = (int64_t)m->global_dim[d] - 1 + m->upper_corner[d];
+        st[d] = m->element_strides[d] ? m->element_strides[d] : 1;
+        pos[d] = r->coords[d];
+        if (d < r->n_im2col_off) off[d] = r->im2col_off[d];
+    }
+    int64_t rc[5] = {0, 0, 0, 0, 0}, n = r->coords[N];
+    int64_t nst = m->element_strides[N] ? m->element_strides[N] : 1; /* ld_il2col_012, _055 */
+    rc[N - 1] = r->coords[N - 1]; /* pinned */
+    uint32_t sa = r->smem_off;
+    for (uint32_t p = 0; p < g->nrows; p++, sa += g->pitch) {
+        for (int d = 0; d < S; d++) rc[d] = pos[d] + off[d];
+        rc[N] = n;
+        int rc2 = do_row(c, rc, sa);
+        if (rc2) return rc2;
+        int d = 0;
+        for (; d < S; d++) {
+            pos[d] += st[d];
+            if (pos[d] <= hi[d]) break;
+            pos[d] = lo[d];
+        }
+        if (d == S) n += nst;
+    }
+    return TMA_OK;
+}
+
 /* im2col (§5.5.4): pixels_per_column pixels walk the bounding box in
  * W, H, D, N order from the filter base, each spatial position stepping by
- * its traversal stride and wrapping to the lower corner; the im2col offsets
- * are added to the position to get the tensor coordinate. */
+ * its traversal stride and wrapping to the lower corner, the image by its
+ * own traversal stride; the im2col offsets are added to the position to get
+ * the tensor coordinate. */
 static int walk_im2col(ctx *c)
 {
     const geom *g = c->g;
+    if (g->il_im2col) return walk_im2col_il(c);
     const tma_map *m = g->m;
     const tma_request *r = c->r;
     int S = g->rank - 2, N = g->rank - 1;
@@ -1288,6 +1390,9 @@ static int walk_im2col(ctx *c)
         if (r->mode == TMA_IM2COL && d < r->n_im2col_off) off[d] = r->im2col_off[d];
     }
     int64_t n = r->coords[N];
+    /* the image steps by its own traversal stride when the walk wraps
+     * (tests/hw/random_tma ld_im2col_nst_*: element_strides[rank-1] 2 or 3) */
+    int64_t nst = m->element_strides[N] ? m->element_strides[N] : 1;
     int64_t rc[5] = {r->coords[0], 0, 0, 0, 0};
     uint32_t sa = r->smem_off;
     if (r->kind == TMA_LOAD && c->al && run_ok(g, sa) && rc[0] >= 0 &&
@@ -1340,29 +1445,23 @@ static int walk_im2col(ctx *c)
                     if (pos[d] <= hi[d]) break;
                     pos[d] = lo[d];
                 }
-                if (d == S) n++;
+                if (d == S) n += nst;
             }
         }
         return TMA_OK;
     }
-    /* interleaved: dimension rank-2 (spatial rank-3) stays at its
-     * coordinate, the walk goes over the others (H pinned at rank 4 in
-     * im_il_*; rank 3 and 5 by the tile rule) */
-    int pin = g->total ? g->rank - 3 : -1;
     for (uint32_t p = 0; p < g->nrows; p++, sa += g->pitch) {
         for (int d = 0; d < S; d++) rc[d + 1] = pos[d] + off[d];
         rc[N] = n;
-        uint32_t keep = row_keep(g, p);
-        int rc2 = keep < g->row_bytes ? row_load_slow(c, rc, sa, keep) : do_row(c, rc, sa);
+        int rc2 = do_row(c, rc, sa);
         if (rc2) return rc2;
         int d = 0;
         for (; d < S; d++) {
-            if (d == pin) continue;
             pos[d] += st[d];
             if (pos[d] <= hi[d]) break;
             pos[d] = lo[d];
         }
-        if (d == S) n++;
+        if (d == S) n += nst;
     }
     return TMA_OK;
 }
