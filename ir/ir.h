@@ -391,11 +391,16 @@ typedef struct ir_opd_locs {
     ir_loc coords[IR_MAX_OPDS];
 } ir_opd_locs;
 /* Legality of one built instruction: operand counts, operand kinds and
- * register types, and the rules of the TMA family; reports through `d`
- * (at the operand concerned when `locs` is given, else at the
- * instruction) and returns the number of errors. */
+ * register types, and the rules of the TMA family; then, when `m` is given
+ * and the form is well formed, whether m's .target and .version have it
+ * (ir/avail.def).  Reports through `d` (at the operand concerned when
+ * `locs` is given, else at the instruction) and returns the number of
+ * errors. */
 int ir_validate_instr(const ir_module *m, const ir_function *f, const ir_instr *in,
                       const ir_opd_locs *locs, ir_diag *d);
+/* The PTX ISA version (x10: 86 = 8.6) that `.target` needs, as ptxas
+ * knows it (ir/avail.def's TARGET list); 0 for a target not listed. */
+unsigned ir_target_min_ptx(const char *target);
 /* The mnemonic of `in` as written (opcode name, then modifiers and types). */
 int ir_format_mnemonic(const ir_instr *in, char *buf, size_t len);
 

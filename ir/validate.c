@@ -7,7 +7,9 @@
  * and operand shapes exist.  Names in messages are the ones kernel
  * engineers read in the ISA manual.  A message about one operand points at
  * that operand (ir_opd_locs, from the parser); a missing operand is
- * reported at the ';' where it belongs.
+ * reported at the ';' where it belongs.  Last, a well-formed form is
+ * checked against the module's .target and .version (the rules of
+ * ir/avail.def, which mirror ptxas).
  * Undefined/duplicate names are caught while building (parser/build.c).
  */
 #include <string.h>
@@ -561,10 +563,229 @@ static void check_ldst_vec(vctx *c)
         verr_opd(c, k, "%s: operand %u has %u elements; .v%u needs %u", mn(c), k + 1, got, want, want);
 }
 
+/* ---- .target and .version (ir/avail.def) ------------------------------------
+ *
+ * A form exists on a target and from a PTX ISA version on; ptxas refuses it
+ * elsewhere ("Feature '.tile::gather4 ...' requires .target sm_100 or
+ * higher", "... not supported on .target 'sm_90a'", "... requires PTX ISA
+ * .version 8.6 or later").  The rules are avail.def's; a module with no
+ * (or an unreadable) .target or .version is checked on what it has. */
+
+static const struct { const char *name; uint8_t ptx; } known_targets[] = {
+#define TARGET(name, ptx) { name, ptx },
+#include "ir/avail.def"
+#undef TARGET
+};
+
+typedef struct { int num; char suffix; } vtarget; /* sm_100a: 100, 'a' */
+
+/* "sm_NNN", "sm_NNNa", "sm_NNNf" (n characters) */
+static int parse_target(const char *s, size_t n, vtarget *t)
+{
+    size_t i = 3;
+    int num = 0;
+    if (n < 4 || memcmp(s, "sm_", 3) != 0)
+        return 0;
+    for (; i < n && s[i] >= '0' && s[i] <= '9' && num < 100000; i++)
+        num = num * 10 + (s[i] - '0');
+    if (i == 3)
+        return 0;
+    t->num = num;
+    t->suffix = i < n && (s[i] == 'a' || s[i] == 'f') ? s[i++] : 0;
+    return i == n;
+}
+
+/* Is target t one of those that the rule's token names (avail.def)? */
+static int token_admits(const vtarget *tok, const vtarget *t)
+{
+    switch (tok->suffix) {
+    case 0: /* sm_90: that one or later, any suffix */
+        return t->num >= tok->num;
+    case 'a': /* architecture-specific: exactly that one */
+        return t->num == tok->num && t->suffix == 'a';
+    default: /* family-specific: an 'a' or 'f' target of the family from tok on */
+        return t->num / 10 == tok->num / 10 && t->num >= tok->num && t->suffix;
+    }
+}
+
+/* Calls fn on each token of a space-separated target list; stops at a
+ * non-zero return and returns it. */
+static int spec_each(const char *spec, int (*fn)(const vtarget *tok, const void *arg), const void *arg)
+{
+    for (const char *p = spec; *p;) {
+        size_t n = strcspn(p, " ");
+        vtarget tok;
+        int r;
+        if (n && parse_target(p, n, &tok) && (r = fn(&tok, arg)))
+            return r;
+        p += n;
+        p += strspn(p, " ");
+    }
+    return 0;
+}
+static int admits_fn(const vtarget *tok, const void *t) { return token_admits(tok, t); }
+static int spec_admits(const char *spec, const vtarget *t) { return spec_each(spec, admits_fn, t); }
+static int baseline_admits_fn(const vtarget *tok, const void *t) { return !tok->suffix && token_admits(tok, t); }
+
+/* The targets of a list in words: "sm_100 or later", or the known 'a'/'f'
+ * targets it admits, an 'a' and 'f' pair written once ("sm_100a/f, sm_103a/f
+ * or sm_110a/f"). */
+static void spec_describe(const char *spec, char *buf, size_t len)
+{
+    char item[32][24];
+    int n = 0;
+    for (const char *p = spec; *p && n < 32;) {
+        size_t k = strcspn(p, " ");
+        vtarget tok;
+        if (parse_target(p, k, &tok) && !tok.suffix)
+            snprintf(item[n++], sizeof item[0], "sm_%d or later", tok.num);
+        p += k;
+        p += strspn(p, " ");
+    }
+    for (size_t i = 0; i < sizeof known_targets / sizeof known_targets[0] && n < 32; i++) {
+        const char *name = known_targets[i].name;
+        vtarget t;
+        if (!parse_target(name, strlen(name), &t) || !t.suffix || !spec_admits(spec, &t) ||
+            spec_each(spec, baseline_admits_fn, &t))
+            continue;
+        /* sm_NNNf right after sm_NNNa (the list's order): "sm_NNNa/f" */
+        char *prev = n > 0 ? item[n - 1] : NULL;
+        size_t l = prev ? strlen(prev) : 0;
+        if (t.suffix == 'f' && l == strlen(name) && prev[l - 1] == 'a' && strncmp(prev, name, l - 1) == 0)
+            snprintf(prev + l, sizeof item[0] - l, "/f");
+        else
+            snprintf(item[n++], sizeof item[0], "%s", name);
+    }
+    size_t o = 0;
+    buf[0] = 0;
+    if (!n)
+        snprintf(buf, len, "%s", spec);
+    for (int i = 0; i < n && o < len; i++)
+        o += (size_t)snprintf(buf + o, len - o, "%s%s", i == 0 ? "" : i == n - 1 ? " or " : ", ", item[i]);
+}
+
+unsigned ir_target_min_ptx(const char *target)
+{
+    for (size_t i = 0; i < sizeof known_targets / sizeof known_targets[0]; i++)
+        if (strcmp(known_targets[i].name, target) == 0)
+            return known_targets[i].ptx;
+    return 0;
+}
+
+/* Does the module's .version come before PTX ISA ptx (x10)? */
+static int version_below(const ir_module *m, unsigned ptx)
+{
+    return m->version_major < ptx / 10 || (m->version_major == ptx / 10 && m->version_minor < ptx % 10);
+}
+
+/* One rule that holds for the instruction: report what the module lacks,
+ * at the instruction (at the operand `at` when that is >= 0). */
+static void avail_need(vctx *c, const ir_module *m, const vtarget *t, int at, const char *feature,
+                       unsigned ptx, const char *spec)
+{
+    int bad_t = t && !spec_admits(spec, t);
+    int bad_v = m->version_major && version_below(m, ptx);
+    if (!bad_t && !bad_v)
+        return;
+    char want[256];
+    spec_describe(spec, want, sizeof want);
+    if (!feature)
+        feature = ir_ops[c->in->op].name;
+    ir_loc loc = at >= 0 ? opd_loc(c, (unsigned)at) : c->in->loc;
+    if (bad_t && bad_v)
+        verr_at(c, loc, "%s: %s requires .target %s and PTX ISA %u.%u (this module: %s, .version %u.%u)",
+                mn(c), feature, want, ptx / 10, ptx % 10, m->target, m->version_major, m->version_minor);
+    else if (bad_t)
+        verr_at(c, loc, "%s: %s requires .target %s (this module: %s)", mn(c), feature, want, m->target);
+    else
+        verr_at(c, loc, "%s: %s requires PTX ISA %u.%u (this module: .version %u.%u)", mn(c), feature,
+                ptx / 10, ptx % 10, m->version_major, m->version_minor);
+}
+
+static int is_mbar_op(int op)
+{
+    switch (op) {
+    case IR_OP_MBARRIER_INIT: case IR_OP_MBARRIER_INVAL: case IR_OP_MBARRIER_EXPECT_TX:
+    case IR_OP_MBARRIER_COMPLETE_TX: case IR_OP_MBARRIER_ARRIVE: case IR_OP_MBARRIER_ARRIVE_DROP:
+    case IR_OP_MBARRIER_TEST_WAIT: case IR_OP_MBARRIER_TRY_WAIT: case IR_OP_MBARRIER_PENDING_COUNT:
+        return 1;
+    }
+    return 0;
+}
+
+/* The first operand that reads a special register in lo..hi, or -1. */
+static int sreg_opd(const vctx *c, int lo, int hi)
+{
+    const ir_instr *in = c->in;
+    for (unsigned k = 0; k < in->nopd; k++) {
+        const ir_operand *o = &in->opd[k];
+        if (o->kind == IR_OPD_SREG && (int)o->u.sreg >= lo && (int)o->u.sreg <= hi)
+            return (int)k;
+        if (o->kind == IR_OPD_VEC && c->f)
+            for (uint32_t i = 0; i < o->u.vec.n && o->u.vec.first + i < c->f->nvecpool; i++) {
+                const ir_operand *e = &c->f->vecpool[o->u.vec.first + i];
+                if (e->kind == IR_OPD_SREG && (int)e->u.sreg >= lo && (int)e->u.sreg <= hi)
+                    return (int)k;
+            }
+    }
+    return -1;
+}
+
+/* The last operand is the integer constant v or more / exactly v. */
+static int last_imm(const ir_instr *in, int64_t *v)
+{
+    if (!in->nopd || in->opd[in->nopd - 1].kind != IR_OPD_IMM)
+        return 0;
+    *v = in->opd[in->nopd - 1].u.imm;
+    return 1;
+}
+
+static void check_avail(vctx *c, const ir_module *m)
+{
+    if (!m)
+        return;
+    vtarget tgt;
+    const vtarget *t = parse_target(m->target, strlen(m->target), &tgt) ? &tgt : NULL;
+    if (!t && !m->version_major)
+        return;
+    const ir_instr *in = c->in;
+    int at;
+    int64_t v;
+#define OP(x) (in->op == IR_OP_##x)
+#define MBAR is_mbar_op(in->op)
+#define HAS(x) ir_has(in, IR_M_##x)
+#define MODE(x) (in->mode == IR_M_##x)
+#define DST(x) (in->space == IR_SPACE_##x)
+#define SRC(x) (in->space2 == IR_SPACE_##x)
+#define SEM(x) (in->sem == IR_M_##x)
+#define SCOPE(x) (in->scope == IR_M_##x)
+#define NOPD(n) (in->nopd == (n))
+#define VALUE_GE(n) (last_imm(in, &v) && v >= (n))
+#define VALUE_EQ(n) (last_imm(in, &v) && v == (n))
+#define SREG(lo, hi) ((at = sreg_opd(c, IR_SR_##lo, IR_SR_##hi)) >= 0)
+#define AVAIL(when, feature, ptx, spec) \
+    at = -1;                            \
+    if (when)                           \
+        avail_need(c, m, t, at, feature, ptx, spec);
+#include "ir/avail.def"
+#undef AVAIL
+#undef OP
+#undef MBAR
+#undef HAS
+#undef MODE
+#undef DST
+#undef SRC
+#undef SEM
+#undef SCOPE
+#undef NOPD
+#undef VALUE_GE
+#undef VALUE_EQ
+#undef SREG
+}
+
 int ir_validate_instr(const ir_module *m, const ir_function *f, const ir_instr *in,
                       const ir_opd_locs *locs, ir_diag *d)
 {
-    (void)m;
     vctx c;
     c.f = f;
     c.in = in;
@@ -583,6 +804,8 @@ int ir_validate_instr(const ir_module *m, const ir_function *f, const ir_instr *
             verr_opd(&c, 0, "%s: operand 1 must be the tensor-map address [addr]", mn(&c));
         else if (in->opd[1].kind != IR_OPD_IMM || in->opd[1].u.imm != 128)
             verr_opd(&c, 1, "%s: the size operand must be 128 (the bytes of a tensor map)", mn(&c));
+        if (!c.errs)
+            check_avail(&c, m);
         return c.errs;
     }
     if (oi->nopd_min >= 0 && in->nopd < oi->nopd_min) {
@@ -746,5 +969,8 @@ int ir_validate_instr(const ir_module *m, const ir_function *f, const ir_instr *
     }
     }
     check_typed_opds(&c);
+    /* a form's target and version, once it is a well-formed form */
+    if (!c.errs)
+        check_avail(&c, m);
     return c.errs;
 }

@@ -234,9 +234,14 @@ void ptx_b_target(ptx_builder *b, const ptx_tok *t, ptx_loc l)
         ;
     else if (t->n == 9 && memcmp(t->s, "map_f64_to_f32", 9) == 0)
         ;
-    else if (t->n >= 4 && memcmp(t->s, "sm_", 3) == 0 && t->n < sizeof b->m->target)
+    else if (t->n >= 4 && memcmp(t->s, "sm_", 3) == 0 && t->n < sizeof b->m->target) {
         memcpy(b->m->target, t->s, t->n), b->m->target[t->n] = 0;
-    else
+        /* ptxas: "PTX .version 8.5 does not support .target sm_100a" */
+        unsigned need = ir_target_min_ptx(b->m->target), maj = b->m->version_major, min = b->m->version_minor;
+        if (need && maj && (maj < need / 10 || (maj == need / 10 && min < need % 10)))
+            berr(b, l, ".target %s requires PTX ISA %u.%u or later (this module: .version %u.%u)",
+                 b->m->target, need / 10, need % 10, maj, min);
+    } else
         berr(b, l, "unknown target '%.*s'", (int)t->n, t->s);
 }
 
@@ -1565,7 +1570,7 @@ void ptx_b_instr_end(ptx_builder *b, ptx_loc semi)
     fview->nvecpool = b->nvecpool;
     fview->regs = b->regs;
     fview->nregs = b->nregs;
-    if (ir_validate_instr(NULL, fview, &b->cur, &b->oloc, b->diag))
+    if (ir_validate_instr(b->m, fview, &b->cur, &b->oloc, b->diag))
         return;
     if (b->ninstrs + 1 >= b->capinstrs) { /* room for the sentinel too */
         uint32_t cap = b->capinstrs ? b->capinstrs * 2 : 64;

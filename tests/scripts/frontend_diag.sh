@@ -2,8 +2,11 @@
 # tests/scripts/frontend_diag.sh — every malformed snippet in tests/diag/
 # must make `ptxi check` exit 1 (never crash) with exactly the diagnostics
 # (line:col: error: message) listed in its sibling .expect file, each
-# followed by its source line and a caret under the column.
+# followed by its source line and a caret under the column.  The avail_*
+# cases (a form the module's .target or .version lacks, ir/avail.def) must
+# be refused by ptxas too, for that .target, where ptxas exists.
 PTXI=${PTXI:-build/ptxi}
+PTXAS=${PTXAS:-/usr/local/cuda/bin/ptxas}
 cd "$(dirname "$0")/../diag" || exit 1
 case $PTXI in /*) ;; *) PTXI=../../$PTXI ;; esac
 for f in *.ptx; do
@@ -30,6 +33,10 @@ for f in *.ptx; do
         echo "FAIL diag/$n: got '$got', want '$want'"
     elif [ -n "$shape" ]; then
         echo "FAIL diag/$n: $shape"
+    elif case $n in avail_*) [ -x "$PTXAS" ] ;; *) false ;; esac &&
+         "$PTXAS" -arch="$(sed -n 's/^[ \t]*\.target[ \t]*\(sm_[0-9a-z]*\).*/\1/p' "$f" | head -1 | grep . || echo sm_90a)" \
+                  "$f" -o /dev/null > /dev/null 2>&1; then
+        echo "FAIL diag/$n: ptxas accepts it"
     else
         echo "PASS diag/$n"
     fi

@@ -250,6 +250,73 @@ static void test_operand_locs(void)
     ir_module_free(m);
 }
 
+/* A form's .target and .version (ir/avail.def): the same kernel is legal
+ * for one module header and not for another; the validator without a
+ * module, or with a module lacking .target / .version, checks what it has. */
+static void test_avail(void)
+{
+    CHECK("target versions: sm_90a 8.0, sm_100a 8.6, sm_120 8.7, unknown 0",
+          ir_target_min_ptx("sm_90a") == 80 && ir_target_min_ptx("sm_100a") == 86 &&
+          ir_target_min_ptx("sm_120") == 87 && ir_target_min_ptx("sm_101a") == 0 &&
+          ir_target_min_ptx("") == 0);
+    const char *body = ".address_size 64\n.visible .entry k()\n{\n\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<4>;\n"
+                       "\tcp.async.bulk.tensor.2d.shared::cta.global.tile::gather4.mbarrier::complete_tx::bytes"
+                       " [%r1], [%rd1, {%r2, %r3, %r4, %r5, %r6}], [%r7];\n"   /* 8 */
+                       "\tmov.u32 %r1, %cluster_ctarank;\n"                     /* 9 */
+                       "\tret;\n}\n";
+    char src[1024];
+    ir_diag d;
+    snprintf(src, sizeof src, ".version 8.6\n.target sm_100\n%s", body);
+    ir_module *ok = parse_quiet(src, &d);
+    CHECK("gather4 to .shared::cta: legal on sm_100 with PTX ISA 8.6", ok != NULL && d.nerrors == 0);
+    snprintf(src, sizeof src, ".version 8.6\n.target sm_101a\n%s", body);
+    ir_module *m = parse_quiet(src, &d);
+    CHECK("a target ptxas 13 does not list (sm_101a): checked by its number", m != NULL && d.nerrors == 0);
+    ir_module_free(m);
+
+    snprintf(src, sizeof src, ".version 8.5\n.target sm_80\n%s", body);
+    memset(&d, 0, sizeof d);
+    d.emit = capture;
+    nseen = 0;
+    m = ptx_parse("avail.ptx", src, strlen(src), &d);
+    CHECK("sm_80 / 8.5: refused, 4 errors", m == NULL && nseen == 4);
+    CHECK("the instruction's own target", strstr(seen[0].msg, ": cp.async.bulk.tensor requires .target sm_90 or later "
+                                                "(this module: sm_80)") && seen[0].loc.line == 8);
+    CHECK("target and version in one message",
+          strstr(seen[2].msg, ".tile::gather4 with destination .shared::cta requires .target sm_100 or later and "
+                 "PTX ISA 8.6 (this module: sm_80, .version 8.5)") != NULL);
+    CHECK("a special register: at the operand", seen[3].loc.line == 9 && seen[3].loc.col == 15 &&
+          strstr(seen[3].msg, "mov.u32: %cluster_ctarank requires .target sm_90 or later") != NULL);
+
+    const ir_function *k = ok ? ir_find_function(ok, "k") : NULL;
+    if (k && k->ninstrs >= 1) {
+        ir_module lacks = *ok;
+        lacks.target[0] = 0;
+        lacks.version_major = lacks.version_minor = 0;
+        memset(&d, 0, sizeof d);
+        d.emit = capture;
+        nseen = 0;
+        int e0 = ir_validate_instr(NULL, k, &k->instrs[0], NULL, &d);
+        int e1 = ir_validate_instr(&lacks, k, &k->instrs[0], NULL, &d);
+        snprintf(lacks.target, sizeof lacks.target, "sm_90a");
+        int e2 = ir_validate_instr(&lacks, k, &k->instrs[0], NULL, &d);
+        CHECK("no module, or no .target/.version: nothing to check", e0 == 0 && e1 == 0);
+        CHECK("a .target without .version: the target alone", e2 == 1 && nseen == 1 &&
+              strstr(seen[0].msg, "requires .target sm_100 or later (this module: sm_90a)") != NULL);
+    } else {
+        CHECK("avail: module parses", 0);
+    }
+    ir_module_free(ok);
+
+    snprintf(src, sizeof src, ".version 8.5\n.target sm_100a\n.address_size 64\n");
+    memset(&d, 0, sizeof d);
+    d.emit = capture;
+    nseen = 0;
+    m = ptx_parse("pair.ptx", src, strlen(src), &d);
+    CHECK(".target sm_100a under .version 8.5: at the target", m == NULL && nseen == 1 && seen[0].loc.line == 2 &&
+          strstr(seen[0].msg, ".target sm_100a requires PTX ISA 8.6 or later (this module: .version 8.5)") != NULL);
+}
+
 int main(void)
 {
     CHECK("type lookup b32", ir_type_lookup("b32", 3) == IR_T_B32);
@@ -343,5 +410,6 @@ int main(void)
     test_conflicts();
     test_pragmas();
     test_operand_locs();
+    test_avail();
     CHECK_DONE();
 }

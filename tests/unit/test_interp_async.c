@@ -8,6 +8,11 @@
  * report.  mbarrier.c's word arithmetic itself is test_interp_mbar.c. */
 #include "tests/unit/interp_harness.h"
 
+/* .relaxed on mbarrier.arrive (the remote test) needs PTX ISA 8.6 (ptxas:
+ * "Modifier '.relaxed' on 'mbarrier.arrive' requires PTX ISA .version 8.6") */
+#undef TH_HEADER
+#define TH_HEADER ".version 8.6\n.target sm_90a\n.address_size 64\n"
+
 #define K(name, params, regs, body) TH_HEADER ".visible .entry " name "(.param .u64 out" params ")\n{\n" \
     "  .reg .pred %p<8>;\n  .reg .b32 %r<40>;\n  .reg .b64 %rd<20>;\n  .reg .b64 %st<8>;\n" regs \
     "  ld.param.u64 %rd1, [out];\n  mov.u32 %r1, %tid.x;\n  mul.wide.u32 %rd2, %r1, 4;\n" \
