@@ -38,8 +38,10 @@ BENCH_BIN := $(patsubst bench/%.c,$(B)/bench/%,$(BENCH_SRC))
 .PHONY: all test asan bench bench-parse install clean fuzz fuzz-run
 all: ptxi
 
+# ./ptxi is the default build's binary; `make asan` (B=build-asan) leaves
+# it alone, so it never becomes the slower sanitizer build
 ptxi: $(B)/ptxi
-	ln -sf $(B)/ptxi ptxi
+	@if [ "$(B)" = build ]; then ln -sf build/ptxi ptxi; fi
 
 $(B)/ptxi: $(CLI_OBJ) $(B)/libptxi.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(B)/libptxi.a $(LDLIBS)
