@@ -1322,6 +1322,21 @@ static int walk_gather4(ctx *c)
     return TMA_OK;
 }
 
+/* One step of the im2col pixel walk over the spatial dimensions from..S-1
+ * (innermost first): each wraps to its lower corner past its upper one and
+ * carries into the next.  Returns 1 when all of them wrapped, i.e. the
+ * image coordinate advances. */
+static int im2col_step(int64_t *pos, const int64_t *lo, const int64_t *hi, const uint32_t *st, int from, int S)
+{
+    for (int d = from; d < S; d++) {
+        pos[d] += st[d];
+        if (pos[d] <= hi[d])
+            return 0;
+        pos[d] = lo[d];
+    }
+    return 1;
+}
+
 /* im2col through an interleaved map (plan: g->il_im2col), as the H100 does
  * it (tests/hw/random_tma/README.md): the dimensions shift down by one.  A
  * pixel is one 16/32-byte slice; dimensions 0..rank-3 are walked as the
@@ -1357,13 +1372,7 @@ static int walk_im2col_il(ctx *c)
         rc[N] = n;
         int rc2 = do_row(c, rc, sa);
         if (rc2) return rc2;
-        int d = 0;
-        for (; d < S; d++) {
-            pos[d] += st[d];
-            if (pos[d] <= hi[d]) break;
-            pos[d] = lo[d];
-        }
-        if (d == S) n += nst;
+        if (im2col_step(pos, lo, hi, st, 0, S)) n += nst;
     }
     return TMA_OK;
 }
@@ -1439,13 +1448,7 @@ static int walk_im2col(ctx *c)
             pos[0] += k * st0;
             if (pos[0] > hi[0]) { /* wrap as below */
                 pos[0] = lo[0];
-                int d = 1;
-                for (; d < S; d++) {
-                    pos[d] += st[d];
-                    if (pos[d] <= hi[d]) break;
-                    pos[d] = lo[d];
-                }
-                if (d == S) n += nst;
+                if (im2col_step(pos, lo, hi, st, 1, S)) n += nst;
             }
         }
         return TMA_OK;
@@ -1455,13 +1458,7 @@ static int walk_im2col(ctx *c)
         rc[N] = n;
         int rc2 = do_row(c, rc, sa);
         if (rc2) return rc2;
-        int d = 0;
-        for (; d < S; d++) {
-            pos[d] += st[d];
-            if (pos[d] <= hi[d]) break;
-            pos[d] = lo[d];
-        }
-        if (d == S) n += nst;
+        if (im2col_step(pos, lo, hi, st, 0, S)) n += nst;
     }
     return TMA_OK;
 }
