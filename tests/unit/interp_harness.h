@@ -21,11 +21,11 @@ static void th_diag_quiet(ir_diag *d, const char *file, ir_loc loc, const char *
     printf("# %s:%u: %s: %s\n", file, loc.line, sev, msg);
 }
 
-/* Run `kernel` of `src` with params (out, extra...) as 8-byte values in
- * declaration order.  Returns the status. */
-static int th_run_k(th_run *r, const char *src, const char *kernel, uint32_t grid, uint32_t block,
-                    uint32_t cluster, uint32_t dyn, int jobs, interp_policy pol,
-                    const uint64_t *extra, int nextra)
+/* Parse `src`, find `kernel`, and allocate a zeroed output buffer of
+ * `out_bytes` in a new global memory (r->out, r->host).  Returns the
+ * kernel, or NULL with r->res set.  A test may allocate more buffers in
+ * r->g before th_launch. */
+static const ir_function *th_prepare(th_run *r, const char *src, const char *kernel, uint32_t out_bytes)
 {
     memset(r, 0, sizeof *r);
     ir_diag d;
@@ -35,16 +35,27 @@ static int th_run_k(th_run *r, const char *src, const char *kernel, uint32_t gri
     if (!r->mod) {
         r->res.status = -1;
         snprintf(r->res.msg, sizeof r->res.msg, "parse failed");
-        return -1;
+        return NULL;
     }
     const ir_function *fn = ir_find_function(r->mod, kernel);
     if (!fn) {
         r->res.status = -1;
-        return -1;
+        snprintf(r->res.msg, sizeof r->res.msg, "no kernel %s", kernel);
+        return NULL;
     }
     r->g = mem_global_new();
-    r->out = mem_global_alloc(r->g, 1 << 16, 256, "out");
-    r->host = mem_global_host(r->g, r->out, 1 << 16);
+    r->out = mem_global_alloc(r->g, out_bytes, 256, "out");
+    r->host = mem_global_host(r->g, r->out, out_bytes);
+    return fn;
+}
+
+/* Launch `fn` (from th_prepare) with params (out, extra...) as 8-byte
+ * values in declaration order, a 1-D grid of 1-D blocks.  Returns the
+ * status. */
+static int th_launch(th_run *r, const ir_function *fn, uint32_t grid, uint32_t block, uint32_t cluster,
+                     uint32_t dyn, int jobs, interp_policy pol, const uint64_t *extra, int nextra,
+                     uint64_t max_steps)
+{
     uint8_t params[1024];
     memset(params, 0, sizeof params);
     for (uint32_t i = 0; i < fn->nparams && i < 16; i++) {
@@ -66,8 +77,20 @@ static int th_run_k(th_run *r, const char *src, const char *kernel, uint32_t gri
     l.jobs = jobs;
     l.policy = pol;
     l.seed = 7;
-    l.max_steps = 50000000;
+    l.max_steps = max_steps;
     return interp_run(&l, &r->res);
+}
+
+/* Run `kernel` of `src` with params (out, extra...) as 8-byte values in
+ * declaration order.  Returns the status. */
+static int th_run_k(th_run *r, const char *src, const char *kernel, uint32_t grid, uint32_t block,
+                    uint32_t cluster, uint32_t dyn, int jobs, interp_policy pol,
+                    const uint64_t *extra, int nextra)
+{
+    const ir_function *fn = th_prepare(r, src, kernel, 1 << 16);
+    if (!fn)
+        return -1;
+    return th_launch(r, fn, grid, block, cluster, dyn, jobs, pol, extra, nextra, 50000000);
 }
 
 static void th_free(th_run *r)

@@ -164,44 +164,15 @@ typedef int (*setup_fn)(th_run *r, const void *arg, uint64_t p[3], char *why, si
 static int run_k(th_run *r, const char *src, uint32_t cluster, interp_policy pol, setup_fn setup,
                  const void *arg)
 {
-    memset(r, 0, sizeof *r);
-    ir_diag d;
-    memset(&d, 0, sizeof d);
-    d.emit = th_diag_quiet;
-    r->mod = ptx_parse("test.ptx", src, strlen(src), &d);
-    const ir_function *fn = r->mod ? ir_find_function(r->mod, "k") : NULL;
-    if (!fn) {
-        r->res.status = -1;
-        snprintf(r->res.msg, sizeof r->res.msg, "parse failed");
+    const ir_function *fn = th_prepare(r, src, "k", OUT_BYTES);
+    if (!fn)
         return -1;
-    }
-    r->g = mem_global_new();
-    r->out = mem_global_alloc(r->g, OUT_BYTES, 256, "out");
-    r->host = mem_global_host(r->g, r->out, OUT_BYTES);
-    uint64_t v[4] = {r->out, 0, 0, 0};
-    if (setup(r, arg, v + 1, r->res.msg, sizeof r->res.msg)) {
+    uint64_t v[3] = {0, 0, 0};
+    if (setup(r, arg, v, r->res.msg, sizeof r->res.msg)) {
         r->res.status = -1;
         return -1;
     }
-    uint8_t params[64];
-    memset(params, 0, sizeof params);
-    for (uint32_t i = 0; i < fn->nparams && i < 4; i++)
-        memcpy(params + r->mod->syms[fn->params[i]].param_offset, &v[i], 8);
-    interp_launch l;
-    memset(&l, 0, sizeof l);
-    l.mod = r->mod;
-    l.entry = fn;
-    l.grid[0] = cluster; l.grid[1] = 1; l.grid[2] = 1;
-    l.block[0] = 1; l.block[1] = 1; l.block[2] = 1;
-    l.cluster[0] = cluster; l.cluster[1] = 1; l.cluster[2] = 1;
-    l.params = params;
-    l.params_size = fn->param_bytes;
-    l.gmem = r->g;
-    l.jobs = 1;
-    l.policy = pol;
-    l.seed = 7;
-    l.max_steps = 20000000;
-    return interp_run(&l, &r->res);
+    return th_launch(r, fn, cluster, 1, cluster, 0, 1, pol, v, 3, 20000000);
 }
 
 static const interp_policy pols[] = {INTERP_COMPLETE_DEFERRED, INTERP_COMPLETE_EAGER, INTERP_COMPLETE_RANDOM};

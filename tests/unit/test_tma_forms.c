@@ -42,25 +42,9 @@ static uint64_t g_tensor, g_tmap;
 
 static int run_map(th_run *r, const char *src, uint32_t cluster, interp_policy pol)
 {
-    memset(r, 0, sizeof *r);
-    ir_diag d;
-    memset(&d, 0, sizeof d);
-    d.emit = th_diag_quiet;
-    r->mod = ptx_parse("test.ptx", src, strlen(src), &d);
-    if (!r->mod) {
-        r->res.status = -1;
-        snprintf(r->res.msg, sizeof r->res.msg, "parse failed");
+    const ir_function *fn = th_prepare(r, src, "k", 1 << 16);
+    if (!fn)
         return -1;
-    }
-    const ir_function *fn = ir_find_function(r->mod, "k");
-    if (!fn) {
-        r->res.status = -1;
-        snprintf(r->res.msg, sizeof r->res.msg, "no kernel k");
-        return -1;
-    }
-    r->g = mem_global_new();
-    r->out = mem_global_alloc(r->g, 1 << 16, 256, "out");
-    r->host = mem_global_host(r->g, r->out, 1 << 16);
     g_tensor = mem_global_alloc(r->g, TW * TH * 4, 256, "tensor");
     uint32_t *t = (uint32_t *)mem_global_host(r->g, g_tensor, TW * TH * 4);
     for (int y = 0; y < TH; y++)
@@ -76,26 +60,8 @@ static int run_map(th_run *r, const char *src, uint32_t cluster, interp_policy p
         snprintf(r->res.msg, sizeof r->res.msg, "encode: %s", why);
         return -1;
     }
-    uint8_t params[64];
-    uint64_t v[3] = {r->out, g_tmap, g_tensor};
-    memset(params, 0, sizeof params);
-    for (uint32_t i = 0; i < fn->nparams && i < 3; i++)
-        memcpy(params + r->mod->syms[fn->params[i]].param_offset, &v[i], 8);
-    interp_launch l;
-    memset(&l, 0, sizeof l);
-    l.mod = r->mod;
-    l.entry = fn;
-    l.grid[0] = cluster; l.grid[1] = 1; l.grid[2] = 1;
-    l.block[0] = 1; l.block[1] = 1; l.block[2] = 1;
-    l.cluster[0] = cluster; l.cluster[1] = 1; l.cluster[2] = 1;
-    l.params = params;
-    l.params_size = fn->param_bytes;
-    l.gmem = r->g;
-    l.jobs = 1;
-    l.policy = pol;
-    l.seed = 7;
-    l.max_steps = 10000000;
-    return interp_run(&l, &r->res);
+    uint64_t v[2] = {g_tmap, g_tensor};
+    return th_launch(r, fn, cluster, 1, cluster, 0, 1, pol, v, 2, 10000000);
 }
 
 static const uint32_t *tensor_host(const th_run *r)
