@@ -1150,9 +1150,12 @@ static void param_bytes(const launch_case *c, const launch_param *lp, uint8_t *d
  * natural alignment, a nested struct's size rounded up to its alignment.
  * *end is where the last field ends.  A field that would cross `cap` is an
  * error naming its path and its bytes in the parameter (`base`: where dst
- * is in it); `what` describes the kernel parameter. */
+ * is in it); `what` describes the kernel parameter.  With dst NULL nothing
+ * is written; `visit` (if given) sees each scalar, pointer and tensor-map
+ * field with its path and offset in the parameter. */
 static int layout_struct(errbuf *e, const launch_case *c, const launch_param *lp, const char *path,
-                         uint8_t *dst, uint64_t base, uint64_t cap, const char *what, uint64_t *end)
+                         uint8_t *dst, uint64_t base, uint64_t cap, const char *what, uint64_t *end,
+                         launch_field_fn *visit, void *arg)
 {
     uint64_t off = 0;
     for (size_t i = 0; i < lp->nfields; i++) {
@@ -1166,7 +1169,7 @@ static int layout_struct(errbuf *e, const launch_case *c, const launch_param *lp
             if (off > cap)
                 return fail(e, fp, "struct field starts at byte %llu, past the end of %s",
                             (unsigned long long)(base + off), what);
-            if (layout_struct(e, c, f, fp, dst + off, base + off, cap - off, what, &n))
+            if (layout_struct(e, c, f, fp, dst ? dst + off : NULL, base + off, cap - off, what, &n, visit, arg))
                 return -1;
             n = (n + a - 1) / a * a;
         } else {
@@ -1179,41 +1182,25 @@ static int layout_struct(errbuf *e, const launch_case *c, const launch_param *lp
             return fail(e, fp, "%s field at bytes %llu..%llu does not fit in %s",
                         launch_param_kind_name(f->kind), (unsigned long long)(base + off),
                         (unsigned long long)(base + off + n - 1), what);
-        if (f->kind != LAUNCH_P_STRUCT && f->kind != LAUNCH_P_PAD)
-            param_bytes(c, f, dst + off);
+        if (f->kind != LAUNCH_P_STRUCT && f->kind != LAUNCH_P_PAD) {
+            if (dst)
+                param_bytes(c, f, dst + off);
+            if (visit)
+                visit(f, fp, base + off, arg);
+        }
         off += n;
     }
     *end = off;
     return 0;
 }
 
-/* layout_struct's placement without its bounds checks (a case that ran
- * has passed them): each field at the next multiple of field_align, a
- * nested struct's size rounded up to its alignment. */
-static uint64_t walk_struct(const launch_param *lp, const char *path, uint64_t base, launch_field_fn *visit,
-                            void *arg)
-{
-    uint64_t off = 0;
-    for (size_t i = 0; i < lp->nfields; i++) {
-        const launch_param *f = &lp->fields[i];
-        char fp[192];
-        snprintf(fp, sizeof fp, "%s.struct[%zu]", path, i);
-        uint64_t a = field_align(f);
-        off = (off + a - 1) / a * a;
-        if (f->kind == LAUNCH_P_STRUCT) {
-            off += (walk_struct(f, fp, base + off, visit, arg) + a - 1) / a * a;
-            continue;
-        }
-        if (f->kind != LAUNCH_P_PAD)
-            visit(f, fp, base + off, arg);
-        off += f->kind == LAUNCH_P_PAD ? f->bits : launch_param_size(f->kind);
-    }
-    return off;
-}
-
 uint64_t launch_struct_fields(const launch_param *lp, const char *path, launch_field_fn *visit, void *arg)
 {
-    return walk_struct(lp, path, 0, visit, arg);
+    char err[8];
+    errbuf e = {err, sizeof err};
+    uint64_t end = 0;
+    layout_struct(&e, NULL, lp, path, NULL, 0, UINT64_MAX, "", &end, visit, arg);
+    return end;
 }
 
 int launch_build_params(const launch_case *c, const ir_module *m, const ir_function *fn,
@@ -1244,7 +1231,7 @@ int launch_build_params(const launch_case *c, const ir_module *m, const ir_funct
             uint64_t end;
             describe_param(s, d, sizeof d);
             snprintf(what, sizeof what, "kernel %s's parameter %s, %s", fn->name, s->name, d);
-            if (layout_struct(&e, c, lp, p, dst, 0, s->size, what, &end)) {
+            if (layout_struct(&e, c, lp, p, dst, 0, s->size, what, &end, NULL, NULL)) {
                 free(blk);
                 return -1;
             }
