@@ -24,115 +24,213 @@ static inline uint32_t out32(float r, bool ftz)
     return ftz ? flush32(u) : u;
 }
 
-/* ---- forms still computed from the exact function ---------------------- */
+/* ---- the unit's cores (MUFU.RCP, .RSQ, .SQRT, .EX2, .LG2, .SIN, .COS, .TANH)
+ *
+ * Every core reads a subnormal input as zero and writes a subnormal result
+ * as zero of its sign (the unit is flush-to-zero; the instruction sequences
+ * below rescale around it), and every NaN it writes is 0x7fffffff.  The
+ * H100's interpolation tables are not reconstructed yet: the value of each
+ * core is the exact function rounded to nearest once, which agrees with the
+ * GPU on most inputs and is one unit in the last place off on most of the
+ * rest (README, "Known differences from the H100", has the measured rates). */
 
-static uint32_t exact_f32(int which, uint32_t x, bool ftz)
+enum { C_RCP, C_RSQ, C_SQRT, C_EX2, C_LG2, C_SIN, C_COS, C_TANH };
+
+/* the unit reads the argument of EX2 (and of SIN/COS, in revolutions) as a
+ * fixed-point number: bits below 2^-FRAC are dropped, toward zero (H100:
+ * ex2 of x and of x + 2^-24 agree for every x in [0.5, 1); ex2 of
+ * |x| < 2^-23 is exactly 1) */
+#ifndef SFU_EX2_BIAS_POS
+#define SFU_EX2_BIAS_POS 0.5
+#endif
+#ifndef SFU_EX2_BIAS_NEG
+#define SFU_EX2_BIAS_NEG 0.5
+#endif
+#ifndef SFU_SIN_FRAC
+#define SFU_SIN_FRAC 25
+#endif
+static double fixed(double a, int frac)
 {
-    float a = u2f(ftz ? flush32(x) : x), r;
-    switch (which) {
-    case 0: r = 1.0f / a; break;
-    case 1: r = 1.0f / sqrtf(a); break;
-    case 2: r = sqrtf(a); break;
-    case 3: r = exp2f(a); break;
-    case 4: r = log2f(a); break;
-    case 5: r = sinf(a); break;
-    case 6: r = cosf(a); break;
-    default: r = tanhf(a); break;
-    }
-    return out32(r, ftz);
+    double sc = ldexp(1.0, frac);
+    return fabs(a) >= 0x1p52 ? a : trunc(a * sc) / sc;
 }
 
-uint32_t sfu_rcp(uint32_t x, bool ftz) { return exact_f32(0, x, ftz); }
-uint32_t sfu_rsqrt(uint32_t x, bool ftz) { return exact_f32(1, x, ftz); }
-uint32_t sfu_sqrt(uint32_t x, bool ftz) { return exact_f32(2, x, ftz); }
-uint32_t sfu_ex2(uint32_t x, bool ftz) { return exact_f32(3, x, ftz); }
-uint32_t sfu_lg2(uint32_t x, bool ftz) { return exact_f32(4, x, ftz); }
-uint32_t sfu_sin(uint32_t x, bool ftz) { return exact_f32(5, x, ftz); }
-uint32_t sfu_cos(uint32_t x, bool ftz) { return exact_f32(6, x, ftz); }
-uint32_t sfu_tanh(uint32_t x) { return exact_f32(7, x, false); }
+static uint32_t core(int fn, uint32_t x)
+{
+    if (fn != C_TANH)   /* MUFU.TANH keeps subnormals: tanh(x) = x there */
+        x = flush32(x);
+    if ((x & 0x7fffffffu) > 0x7f800000u)
+        return QNAN32;
+    double a = u2f(x), r;
+    switch (fn) {
+    case C_RCP: r = 1.0 / a; break;
+    case C_RSQ: r = 1.0 / sqrt(a); break;
+    case C_SQRT: r = sqrt(a); break;
+    /* the H100's EX2 lies above the exact value for x > 0 and below it for
+     * x < 0 (measured over [0.5, 2) and (-2, -1]): the bias below brings the
+     * agreement from 60% to about 84% there */
+    case C_EX2: r = exp2(fixed(a, 23)) * (1.0 + (a < 0 ? -SFU_EX2_BIAS_NEG : SFU_EX2_BIAS_POS) * 0x1p-24); break;
+    case C_LG2: r = log2(a); break;
+    /* the argument is already in revolutions (the FMUL.RZ by 1/(2 pi) before) */
+    case C_SIN: r = isinf(a) ? NAN : sin(fmod(fixed(a, SFU_SIN_FRAC), 1.0) * 6.283185307179586476925); break;
+    case C_COS: r = isinf(a) ? NAN : cos(fmod(fixed(a, SFU_SIN_FRAC), 1.0) * 6.283185307179586476925); break;
+    default: return f2u((float)tanh(a));
+    }
+    return out32((float)r, true);
+}
 
-/* div.approx: a * MUFU.RCP(b).  div.full.f32 on sm_90 (SASS of
- * probe_sm90.ptx):
- *   |b| > 2^126        ? a *= 0.25, b *= 0.25    (so 1/b stays normal)
- *   |b| < 2^-126       ? a *= 2^24, b *= 2^24    (not with .ftz)
- *   d = a * MUFU.RCP(b) */
+/* ---- the instruction sequences ptxas builds around the cores (SASS, sm_90a) */
+
+static inline float f32mul(float a, float b) { return a * b; }   /* FMUL: round to nearest, subnormals kept */
+static inline float f32mul_ftz(float a, float b)
+{
+    return u2f(flush32(f2u(u2f(flush32(f2u(a))) * u2f(flush32(f2u(b))))));
+}
+/* |x| < 2^-126 (where FSETP.GEU |x|, 2^-126 fails; not for NaN) */
+static inline bool tiny(uint32_t x) { return (x & 0x7fffffffu) < 0x00800000u; }
+/* |x| > 2^126 (FSETP.GT; not for NaN) */
+static inline bool huge(uint32_t x) { return (x & 0x7fffffffu) > 0x7e800000u && (x & 0x7fffffffu) <= 0x7f800000u; }
+
+/* rcp.approx.f32: s = 2^24 for |x| < 2^-126, 1/4 for |x| > 2^126, else 1;
+ * d = s * MUFU.RCP(x * s), so subnormal inputs and results survive */
+uint32_t sfu_rcp(uint32_t x, bool ftz)
+{
+    if (ftz)
+        return core(C_RCP, x);
+    float s = huge(x) ? 0.25f : tiny(x) ? 0x1p24f : 1.0f;
+    return out32(f32mul(s, u2f(core(C_RCP, f2u(f32mul(u2f(x), s))))), false);
+}
+
+/* rsqrt / sqrt .approx.f32: |x| < 2^-126 is scaled by 2^24 and the result
+ * by 2^12 / 2^-12 */
+uint32_t sfu_rsqrt(uint32_t x, bool ftz)
+{
+    if (ftz || !tiny(x))
+        return core(C_RSQ, x);
+    return out32(f32mul(u2f(core(C_RSQ, f2u(f32mul(u2f(x), 0x1p24f)))), 4096.0f), false);
+}
+
+uint32_t sfu_sqrt(uint32_t x, bool ftz)
+{
+    if (ftz || !tiny(x))
+        return core(C_SQRT, x);
+    return out32(f32mul(u2f(core(C_SQRT, f2u(f32mul(u2f(x), 0x1p24f)))), 0x1p-12f), false);
+}
+
+/* ex2.approx.f32: below -126 the core gets x/2 and the result is squared
+ * (FMUL), which reaches the subnormal results */
+uint32_t sfu_ex2(uint32_t x, bool ftz)
+{
+    if (ftz || !(u2f(x) < -126.0f))
+        return core(C_EX2, x);
+    float r = u2f(core(C_EX2, f2u(f32mul(u2f(x), 0.5f))));
+    return out32(f32mul(r, r), false);
+}
+
+/* lg2.approx.f32: |x| < 2^-126 is scaled by 2^24 and 24 subtracted (FADD) */
+uint32_t sfu_lg2(uint32_t x, bool ftz)
+{
+    if (ftz || !tiny(x))
+        return core(C_LG2, x);
+    return out32(u2f(core(C_LG2, f2u(f32mul(u2f(x), 0x1p24f)))) - 24.0f, false);
+}
+
+/* sin/cos.approx(.ftz).f32: FMUL.RZ by (float)(1/(2 pi)), then the core
+ * (the same code with and without .ftz: the core flushes) */
+static uint32_t mul_rz_inv2pi(uint32_t x)
+{
+    double p = (double)u2f(x) * (double)u2f(0x3e22f983u);   /* exact: 24 x 24 bits */
+    float f = (float)p;
+    if (fabs((double)f) > fabs(p))
+        f = nextafterf(f, 0.0f);
+    return f2u(f);
+}
+uint32_t sfu_sin(uint32_t x, bool ftz) { (void)ftz; return core(C_SIN, mul_rz_inv2pi(x)); }
+uint32_t sfu_cos(uint32_t x, bool ftz) { (void)ftz; return core(C_COS, mul_rz_inv2pi(x)); }
+uint32_t sfu_tanh(uint32_t x) { return core(C_TANH, x); }
+
+/* div.approx.f32: |b| < 2^-126 scales a and b by 2^24; d = MUFU.RCP(b) * a.
+ * div.approx.ftz.f32: d = FMUL.FTZ(a, MUFU.RCP(b)), no scaling, so a
+ * divisor above 2^126 gives a zero reciprocal.
+ * div.full.f32: |b| > 2^126 scales both by 1/4, |b| < 2^-126 by 2^24
+ * (.ftz: only the first, with FMUL.FTZ); d = MUFU.RCP(b) * a. */
 uint32_t sfu_div_approx(uint32_t ua, uint32_t ub, bool ftz)
 {
-    float a = u2f(ftz ? flush32(ua) : ua), b = u2f(ftz ? flush32(ub) : ub);
-    return out32(a * (1.0f / b), ftz);
+    float a = u2f(ua), b = u2f(ub);
+    if (ftz)
+        return out32(f32mul_ftz(u2f(core(C_RCP, ub)), a), true);
+    if (tiny(ub)) {
+        a = f32mul(a, 0x1p24f);
+        b = f32mul(b, 0x1p24f);
+    }
+    return out32(f32mul(u2f(core(C_RCP, f2u(b))), a), false);
 }
 
 uint32_t sfu_div_full(uint32_t ua, uint32_t ub, bool ftz)
 {
-    float a = u2f(ua), b = u2f(ub), r;
+    float a = u2f(ua), b = u2f(ub);
     if (ftz) {
-        a = u2f(flush32(ua));
-        b = u2f(flush32(ub));
-        if (fabsf(b) > 0x1p126f) {
-            a = u2f(flush32(f2u(a * 0.25f)));
-            b = u2f(flush32(f2u(b * 0.25f)));
+        if (huge(ub)) {
+            a = f32mul_ftz(a, 0.25f);
+            b = f32mul_ftz(b, 0.25f);
         }
-        r = u2f(flush32(f2u(a * (1.0f / b))));
-    } else {
-        if (fabsf(b) > 0x1p126f) {
-            a *= 0.25f;
-            b *= 0.25f;
-        }
-        if (fabsf(b) < 0x1p-126f) {
-            a *= 0x1p24f;
-            b *= 0x1p24f;
-        }
-        r = a * (1.0f / b);
+        return out32(f32mul_ftz(u2f(core(C_RCP, f2u(b))), a), true);
     }
-    return isnan(r) ? QNAN32 : f2u(r);
+    if (huge(ub)) {
+        a = f32mul(a, 0.25f);
+        b = f32mul(b, 0.25f);
+    }
+    if (tiny(f2u(b))) {
+        a = f32mul(a, 0x1p24f);
+        b = f32mul(b, 0x1p24f);
+    }
+    return out32(f32mul(u2f(core(C_RCP, f2u(b))), a), false);
 }
 
-/* ---- 16-bit forms -------------------------------------------------------- */
+/* ---- 16-bit forms --------------------------------------------------------
+ * MUFU.EX2.F16 / .BF16 and MUFU.TANH.F16 / .BF16 (one instruction each; the
+ * x2 forms apply it to each half): the f32 core on the widened input, its
+ * result truncated (round toward zero) to the 16-bit format, except that an
+ * f16 result of 2^16 or more is Inf.  NaN gives 0x7fff.  (All 2^16 inputs
+ * of each form measured on an H100: truncation of the f32 core's bits is
+ * exact wherever the f32 core was measured too.) */
 
-static float h2f(uint16_t h)
+static uint32_t f16_to_f32(uint16_t h)
 {
-    uint32_t e = (h >> 10) & 0x1f, m = h & 0x3ff;
-    float v = e == 0 ? ldexpf((float)m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexpf((float)(m | 0x400), (int)e - 25);
-    return (h & 0x8000) ? -v : v;
+    uint32_t s = (uint32_t)(h & 0x8000) << 16, e = (h >> 10) & 0x1f, m = h & 0x3ff;
+    if (e == 31)
+        return s | 0x7f800000u | (m << 13);
+    if (e)
+        return s | ((e + 112) << 23) | (m << 13);
+    if (!m)
+        return s;
+    return s | f2u((float)m * 0x1p-24f);
 }
-/* round to nearest even into f16 (sb = 10 fraction bits, 5 exponent bits) or bf16 */
-static uint16_t f2h(float f, bool bf)
+
+static uint16_t f32_to_f16_rz(uint32_t u)
 {
-    if (isnan(f))
+    if ((u & 0x7fffffffu) > 0x7f800000u)
         return 0x7fff;
-    uint32_t u = f2u(f);
-    if (bf) {
-        uint32_t r = u + 0x7fffu + ((u >> 16) & 1);
-        return (uint16_t)(r >> 16);
-    }
     uint16_t s = (u >> 16) & 0x8000;
-    float a = fabsf(f);
-    if (a >= 65520.0f)
+    uint32_t a = u & 0x7fffffffu;
+    if (a >= 0x47800000u)                 /* 2^16 and above, Inf included */
         return s | 0x7c00;
-    if (a < 0x1p-14f) {   /* subnormal range: a multiple of 2^-24 */
-        float q = nearbyintf(a * 0x1p24f);
-        return s | (uint16_t)q;
-    }
-    uint32_t ua = f2u(a), r = ua + 0xfffu + ((ua >> 13) & 1);
-    return s | (uint16_t)(((r >> 13) - ((127 - 15) << 10)));
+    if (a < 0x38800000u)                  /* below 2^-14: multiples of 2^-24 */
+        return s | (uint16_t)(u2f(a) * 0x1p24f);
+    return s | (uint16_t)((((a >> 23) - 112) << 10) | ((a >> 13) & 0x3ff));
 }
 
-uint16_t sfu_ex2_f16(uint16_t x) { return f2h(exp2f(h2f(x)), false); }
-uint16_t sfu_tanh_f16(uint16_t x) { return f2h(tanhf(h2f(x)), false); }
-static float bf2f(uint16_t h, bool ftz)
+static uint16_t f32_to_bf16_rz(uint32_t u)
 {
-    uint32_t u = (uint32_t)h << 16;
-    return u2f(ftz ? flush32(u) : u);
+    if ((u & 0x7fffffffu) > 0x7f800000u)
+        return 0x7fff;
+    return (uint16_t)(u >> 16);
 }
-static uint16_t bf_out(float r, bool ftz)
-{
-    uint16_t h = f2h(r, true);
-    if (ftz && (h & 0x7f80) == 0)
-        h &= 0x8000;
-    return h;
-}
-uint16_t sfu_ex2_bf16(uint16_t x) { return bf_out(exp2f(bf2f(x, true)), true); }
-uint16_t sfu_tanh_bf16(uint16_t x) { return bf_out(tanhf(bf2f(x, false)), false); }
+
+uint16_t sfu_ex2_f16(uint16_t x) { return f32_to_f16_rz(core(C_EX2, f16_to_f32(x))); }
+uint16_t sfu_tanh_f16(uint16_t x) { return f32_to_f16_rz(core(C_TANH, f16_to_f32(x))); }
+uint16_t sfu_ex2_bf16(uint16_t x) { return f32_to_bf16_rz(core(C_EX2, (uint32_t)x << 16)); }
+uint16_t sfu_tanh_bf16(uint16_t x) { return f32_to_bf16_rz(core(C_TANH, (uint32_t)x << 16)); }
 
 /* ---- f64 ----------------------------------------------------------------- */
 
