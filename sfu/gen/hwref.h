@@ -130,6 +130,20 @@ static uint32_t r_ref32(int f, uint32_t u)
     if (r != r) return 0x7fffffffu;
     return r_f2u((float)r);
 }
+/* the predictor the committed suite (tests/hw/sfu) stores differences
+ * from: r_ref32, except that sin/cos take the argument in revolutions as the
+ * H100's unit reads it, in fixed point with 25 fraction bits (toward zero) */
+static uint32_t r_ref32_suite(int f, uint32_t u)
+{
+    if (f < F_SIN || f > F_COSF)
+        return r_ref32(f, u);
+    float t = r_mul_rz_inv2pi(r_u2f(u));
+    double s, c, tq = fabs((double)t) >= 0x1p52 ? t : trunc((double)t * 0x1p25) * 0x1p-25;
+    if (isinf(t) || t != t) return 0x7fffffffu;
+    r_sincos2pi(tq, &s, &c);
+    double r = (f == F_SIN || f == F_SINF) ? s : c;
+    return r_f2u((float)r);
+}
 static inline uint32_t r_zz(uint32_t hw, uint32_t ref) { int32_t d = (int32_t)(hw - ref); return ((uint32_t)d << 1) ^ (uint32_t)(d >> 31); }
 static inline uint32_t r_unzz(uint32_t z, uint32_t ref) { int32_t d = (int32_t)((z >> 1) ^ (0u - (z & 1))); return ref + (uint32_t)d; }
 

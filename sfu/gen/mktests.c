@@ -8,7 +8,7 @@
  * then COUNT Rice-coded (parameter K) zigzag differences.  INPUTS says how
  * the test regenerates the inputs: "binades" (hwref.h r_gen_binades(448, 99),
  * every sign and exponent), "range:LO:STRIDE" (LO + i*STRIDE) for f32
- * forms, whose differences are from hwref.h's r_ref32; "all16" (input i,
+ * forms, whose differences are from hwref.h's r_ref32_suite; "all16" (input i,
  * i < 65536) for the 16-bit forms, differences from the previous output.
  * A zigzag value of 24 << K or more is written as 24 one bits and 32 raw bits. */
 #include <stdio.h>
@@ -67,13 +67,60 @@ int main(int argc, char **argv)
                                      "cos.approx.f32", "cos.approx.ftz.f32", "tanh.approx.f32"};
     for (int fn = 0; fn < NF32; fn++) {
         char name[64];
+        if (fn == F_SINF || fn == F_COSF)   /* the same SASS as sin/cos (FMUL.RZ, MUFU): one file serves both */
+            continue;
         snprintf(name, sizeof name, "b_%s.u32", r_fname[fn]);
         hwset s;
         if (hw_load(dir, name, &s)) return 1;
         uint32_t *z = malloc(4 * s.n);
-        for (size_t i = 0; i < s.n; i++) z[i] = r_zz(s.y[i], r_ref32(fn, s.x[i]));
+        for (size_t i = 0; i < s.n; i++) z[i] = r_zz(s.y[i], r_ref32_suite(fn, s.x[i]));
         emit(out, form[fn], "binades", z, s.n);
         free(z); free(s.x); free(s.y);
+    }
+    /* every STRIDE-th input of the core ranges the probe measured whole */
+    static const struct { const char *set, *file; int fn; uint32_t stride; } core[] = {
+        {"c_rcp.ftz_1_2.u32", "rcp.approx.ftz.f32.core", F_RCPF, 61},
+        {"c_rsqrt.ftz_1_4.u32", "rsqrt.approx.ftz.f32.core", F_RSQF, 122},
+        {"c_sqrt.ftz_1_4.u32", "sqrt.approx.ftz.f32.core", F_SQRTF, 122},
+        {"c_ex2.ftz_1_2.u32", "ex2.approx.ftz.f32.core", F_EX2F, 61},
+        {"c_ex2.ftz_m1_m2.u32", "ex2.approx.ftz.f32.neg", F_EX2F, 61},
+        {"c_lg2.ftz_05_2.u32", "lg2.approx.ftz.f32.core", F_LG2F, 122},
+        {"c_sin.ftz_1_2.u32", "sin.approx.ftz.f32.core", F_SINF, 61},
+        {"c_cos.ftz_1_2.u32", "cos.approx.ftz.f32.core", F_COSF, 61},
+        {"c_tanh_05_1.u32", "tanh.approx.f32.core", F_TANH, 61},
+    };
+    for (size_t k = 0; k < sizeof core / sizeof core[0]; k++) {
+        hwset s;
+        if (hw_load(dir, core[k].set, &s)) return 1;
+        size_t n = (s.n + core[k].stride - 1) / core[k].stride;
+        uint32_t *z = malloc(4 * n);
+        for (size_t i = 0; i < n; i++) {
+            size_t j = i * core[k].stride;
+            z[i] = r_zz(s.y[j], r_ref32_suite(core[k].fn, s.x[j]));
+        }
+        char inputs[64];
+        snprintf(inputs, sizeof inputs, "range:%08x:%u", s.x[0], core[k].stride);
+        emit(out, core[k].file, inputs, z, n);
+        free(z); free(s.x); free(s.y);
+    }
+    /* the 16-bit forms: all 2^16 inputs, raw outputs from the probe */
+    static const struct { const char *set, *file; } h16[] = {
+        {"h_ex2_f16.u16", "ex2.approx.f16"}, {"h_ex2_ftz_bf16.u16", "ex2.approx.ftz.bf16"},
+        {"h_tanh_f16.u16", "tanh.approx.f16"}, {"h_tanh_bf16.u16", "tanh.approx.bf16"},
+    };
+    for (size_t k = 0; k < sizeof h16 / sizeof h16[0]; k++) {
+        char cmd[1200];
+        uint16_t v[65536];
+        uint32_t z[65536], prev = 0;
+        snprintf(cmd, sizeof cmd, "xz -dc '%s/%s.xz'", dir, h16[k].set);
+        FILE *p = popen(cmd, "r");
+        if (!p || fread(v, 2, 65536, p) != 65536) { fprintf(stderr, "%s: short\n", h16[k].set); return 1; }
+        pclose(p);
+        for (int i = 0; i < 65536; i++) {
+            z[i] = r_zz(v[i], prev);
+            prev = v[i];
+        }
+        emit(out, h16[k].file, "all16", z, 65536);
     }
     return 0;
 }
