@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 #include "sfu/sfu.h"
+#include "sfu/tables.h"
 
 #define QNAN32 0x7fffffffu   /* the canonical NaN every f32 MUFU result uses */
 
@@ -26,33 +27,66 @@ static inline uint32_t out32(float r, bool ftz)
 
 /* ---- the unit's cores (MUFU.RCP, .RSQ, .SQRT, .EX2, .LG2, .SIN, .COS, .TANH)
  *
- * Every core reads a subnormal input as zero and writes a subnormal result
- * as zero of its sign (the unit is flush-to-zero; the instruction sequences
- * below rescale around it), and every NaN it writes is 0x7fffffff.  The
- * H100's interpolation tables are not reconstructed yet: the value of each
- * core is the exact function rounded to nearest once, which agrees with the
- * GPU on most inputs and is one unit in the last place off on most of the
- * rest (README, "Known differences from the H100", has the measured rates). */
+ * Every core but TANH reads a subnormal input as zero, and every core
+ * writes a subnormal result as zero of its sign (the unit is flush-to-zero;
+ * the instruction sequences below rescale around it); every NaN it writes
+ * is 0x7fffffff.  The H100's interpolation tables are not reconstructed bit
+ * for bit yet.  RCP, RSQ, SQRT and EX2 are the exact value plus a measured
+ * correction (tables.c: a line per 1/1024 of the input range, fitted to the
+ * GPU's outputs), rounded once; LG2, SIN, COS and TANH are the exact value
+ * rounded once.  README, "Known differences from the H100", has the rates. */
 
 enum { C_RCP, C_RSQ, C_SQRT, C_EX2, C_LG2, C_SIN, C_COS, C_TANH };
 
 /* the unit reads the argument of EX2 (and of SIN/COS, in revolutions) as a
  * fixed-point number: bits below 2^-FRAC are dropped, toward zero (H100:
  * ex2 of x and of x + 2^-24 agree for every x in [0.5, 1); ex2 of
- * |x| < 2^-23 is exactly 1) */
-#ifndef SFU_EX2_BIAS_POS
-#define SFU_EX2_BIAS_POS 0.5
-#endif
-#ifndef SFU_EX2_BIAS_NEG
-#define SFU_EX2_BIAS_NEG 0.5
-#endif
-#ifndef SFU_SIN_FRAC
-#define SFU_SIN_FRAC 25
-#endif
+ * |x| < 2^-23 is exactly 1; sin of revolutions below 2^-25 is 0) */
 static double fixed(double a, int frac)
 {
     double sc = ldexp(1.0, frac);
     return fabs(a) >= 0x1p52 ? a : trunc(a * sc) / sc;
+}
+
+/* exact value e in [lo, 2 lo) (lo a power of two) plus the correction of
+ * row (d >> jb), rounded once to f32 */
+static float corrected(double e, double lo, const float (*tab)[2], uint32_t d, int jb)
+{
+    const float *row = tab[d >> jb];
+    double t = (double)(d & ((1u << jb) - 1)) * ldexp(1.0, -jb) - 0.5;
+    return (float)(e + (row[0] + row[1] * t) * lo * 0x1p-23);
+}
+
+static uint32_t core_rcp(uint32_t x)
+{
+    uint32_t m = x & 0x7fffffu;
+    int ex = (int)((x >> 23) & 0xff) - 127;
+    double xm = 1.0 + m * 0x1p-23;
+    float r = m ? corrected(1.0 / xm, 0.5, sfu_tab_rcp, m, 13) : 1.0f;   /* powers of two are exact */
+    return out32(copysignf(ldexpf(r, -ex), u2f(x)), true);
+}
+
+/* x > 0 normal: x = xr 4^k with xr in [1, 4); d = the bits of xr over 1 */
+static uint32_t core_rsq_sqrt(uint32_t x, bool rsq)
+{
+    int ex = (int)((x >> 23) & 0xff) - 127, k = ex >> 1;   /* floor(ex / 2) */
+    uint32_t d = ((uint32_t)(ex - 2 * k) << 23) | (x & 0x7fffffu);
+    double xr = u2f(0x3f800000u + d);
+    float r = !d ? 1.0f   /* powers of four are exact */
+              : rsq ? corrected(1.0 / sqrt(xr), 0.5, sfu_tab_rsqrt, d, 14) : corrected(sqrt(xr), 1.0, sfu_tab_sqrt, d, 14);
+    return out32(ldexpf(r, rsq ? -k : k), true);
+}
+
+static uint32_t core_ex2(uint32_t x)
+{
+    double a = fixed(u2f(x), 23);
+    if (!(fabs(a) < 256.0))
+        return out32((float)exp2(a), true);   /* Inf, 0, and beyond the range */
+    double n = floor(a), f = a - n;
+    uint32_t d = (uint32_t)(f * 0x1p23);
+    float r = !d ? 1.0f   /* integers are exact */
+              : corrected(exp2(f), 1.0, a < 0 ? sfu_tab_ex2_neg : sfu_tab_ex2_pos, d, 13);
+    return out32(ldexpf(r, (int)n), true);
 }
 
 static uint32_t core(int fn, uint32_t x)
@@ -61,19 +95,29 @@ static uint32_t core(int fn, uint32_t x)
         x = flush32(x);
     if ((x & 0x7fffffffu) > 0x7f800000u)
         return QNAN32;
+    bool finite = (x & 0x7f800000u) != 0x7f800000u, zero = !(x & 0x7fffffffu), neg = x >> 31;
     double a = u2f(x), r;
     switch (fn) {
-    case C_RCP: r = 1.0 / a; break;
-    case C_RSQ: r = 1.0 / sqrt(a); break;
-    case C_SQRT: r = sqrt(a); break;
-    /* the H100's EX2 lies above the exact value for x > 0 and below it for
-     * x < 0 (measured over [0.5, 2) and (-2, -1]): the bias below brings the
-     * agreement from 60% to about 84% there */
-    case C_EX2: r = exp2(fixed(a, 23)) * (1.0 + (a < 0 ? -SFU_EX2_BIAS_NEG : SFU_EX2_BIAS_POS) * 0x1p-24); break;
+    case C_RCP:
+        if (finite && !zero)
+            return core_rcp(x);
+        r = 1.0 / a;
+        break;
+    case C_RSQ:
+        if (finite && !zero && !neg)
+            return core_rsq_sqrt(x, true);
+        r = 1.0 / sqrt(a);
+        break;
+    case C_SQRT:
+        if (finite && !zero && !neg)
+            return core_rsq_sqrt(x, false);
+        r = sqrt(a);
+        break;
+    case C_EX2: return core_ex2(x);
     case C_LG2: r = log2(a); break;
     /* the argument is already in revolutions (the FMUL.RZ by 1/(2 pi) before) */
-    case C_SIN: r = isinf(a) ? NAN : sin(fmod(fixed(a, SFU_SIN_FRAC), 1.0) * 6.283185307179586476925); break;
-    case C_COS: r = isinf(a) ? NAN : cos(fmod(fixed(a, SFU_SIN_FRAC), 1.0) * 6.283185307179586476925); break;
+    case C_SIN: r = isinf(a) ? NAN : sin(fmod(fixed(a, 25), 1.0) * 6.283185307179586476925); break;
+    case C_COS: r = isinf(a) ? NAN : cos(fmod(fixed(a, 25), 1.0) * 6.283185307179586476925); break;
     default: return f2u((float)tanh(a));
     }
     return out32((float)r, true);
