@@ -31,10 +31,10 @@ static inline uint32_t out32(float r, bool ftz)
  * writes a subnormal result as zero of its sign (the unit is flush-to-zero;
  * the instruction sequences below rescale around it); every NaN it writes
  * is 0x7fffffff.  The H100's interpolation tables are not reconstructed bit
- * for bit yet.  RCP, RSQ, SQRT and EX2 are the exact value plus a measured
- * correction (tables.c: a line per 1/1024 of the input range, fitted to the
- * GPU's outputs), rounded once; LG2, SIN, COS and TANH are the exact value
- * rounded once.  README, "Known differences from the H100", has the rates. */
+ * for bit yet.  RCP, RSQ, SQRT, EX2 and LG2 are the exact value plus a
+ * measured correction (tables.c: a line per 1/1024 of the input range,
+ * fitted to the GPU's outputs), rounded once; SIN, COS and TANH are the
+ * exact value rounded once.  README, "Known differences from the H100", has the rates. */
 
 enum { C_RCP, C_RSQ, C_SQRT, C_EX2, C_LG2, C_SIN, C_COS, C_TANH };
 
@@ -89,6 +89,24 @@ static uint32_t core_ex2(uint32_t x)
     return out32(ldexpf(r, (int)n), true);
 }
 
+/* x > 0 normal: log2 x plus the correction (in units of 2^-24) measured
+ * over [1, 2) for x >= 1 and over [0.5, 1) for x < 1 */
+static uint32_t core_lg2(uint32_t x)
+{
+    uint32_t d = (x & 0x7fffffu) | (x >= 0x3f800000u ? 0x800000u : 0);
+    if (x == 0x3f800000u)
+        return 0;
+    const float *row = sfu_tab_lg2[d >> 14];
+    double t = (double)(d & 0x3fff) * 0x1p-14 - 0.5;
+    double v = log2((double)u2f(x)) + (row[0] + row[1] * t) * 0x1p-24;
+    float r = (float)v;
+    /* the H100 rounds toward zero (a fixed-point sum of exponent and
+     * logarithm, truncated to the f32 result; fit.c fits the table so) */
+    if (fabs((double)r) > fabs(v))
+        r = nextafterf(r, 0.0f);
+    return out32(r, true);
+}
+
 static uint32_t core(int fn, uint32_t x)
 {
     if (fn != C_TANH)   /* MUFU.TANH keeps subnormals: tanh(x) = x there */
@@ -114,7 +132,11 @@ static uint32_t core(int fn, uint32_t x)
         r = sqrt(a);
         break;
     case C_EX2: return core_ex2(x);
-    case C_LG2: r = log2(a); break;
+    case C_LG2:
+        if (finite && !zero && !neg)
+            return core_lg2(x);
+        r = log2(a);
+        break;
     /* the argument is already in revolutions (the FMUL.RZ by 1/(2 pi) before) */
     case C_SIN: r = isinf(a) ? NAN : sin(fmod(fixed(a, 25), 1.0) * 6.283185307179586476925); break;
     case C_COS: r = isinf(a) ? NAN : cos(fmod(fixed(a, 25), 1.0) * 6.283185307179586476925); break;

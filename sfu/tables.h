@@ -13,4 +13,5 @@ extern const float sfu_tab_rsqrt[SFU_ROWS][2];   /* x scaled into [1, 4) */
 extern const float sfu_tab_sqrt[SFU_ROWS][2];    /* x scaled into [1, 4) */
 extern const float sfu_tab_ex2_pos[SFU_ROWS][2]; /* fraction of x > 0 */
 extern const float sfu_tab_ex2_neg[SFU_ROWS][2]; /* fraction x - floor(x) of x < 0 */
+extern const float sfu_tab_lg2[SFU_ROWS][2];     /* x in [0.5, 2): 2^-24 units */
 #endif
