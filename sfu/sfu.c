@@ -39,31 +39,40 @@ static inline uint32_t out32(float r, bool ftz)
 enum { C_RCP, C_RSQ, C_SQRT, C_EX2, C_LG2, C_SIN, C_COS, C_TANH };
 
 /* the unit reads the argument of EX2 (and of SIN/COS, in revolutions) as a
- * fixed-point number: bits below 2^-FRAC are dropped, toward zero (H100:
- * ex2 of x and of x + 2^-24 agree for every x in [0.5, 1); ex2 of
+ * fixed-point number: bits below 2^-23 (2^-25) are dropped, toward zero
+ * (H100: ex2 of x and of x + 2^-24 agree for every x in [0.5, 1); ex2 of
  * |x| < 2^-23 is exactly 1; sin of revolutions below 2^-25 is 0) */
-static double fixed(double a, int frac)
-{
-    double sc = ldexp(1.0, frac);
-    return fabs(a) >= 0x1p52 ? a : trunc(a * sc) / sc;
-}
+static inline double fixed23(double a) { return fabs(a) >= 0x1p52 ? a : trunc(a * 0x1p23) * 0x1p-23; }
+static inline double fixed25(double a) { return fabs(a) >= 0x1p52 ? a : trunc(a * 0x1p25) * 0x1p-25; }
 
-/* exact value e in [lo, 2 lo) (lo a power of two) plus the correction of
- * row (d >> jb), rounded once to f32 */
-static float corrected(double e, double lo, const float (*tab)[2], uint32_t d, int jb)
+/* exact value e plus the correction of row (d >> jb) in units of ulp,
+ * rounded once to f32; sc = 2^-jb */
+static inline float corrected(double e, double ulp, const float (*tab)[2], uint32_t d, int jb, double sc)
 {
     const float *row = tab[d >> jb];
-    double t = (double)(d & ((1u << jb) - 1)) * ldexp(1.0, -jb) - 0.5;
-    return (float)(e + (row[0] + row[1] * t) * lo * 0x1p-23);
+    double t = (double)(d & ((1u << jb) - 1)) * sc - 0.5;
+    return (float)(e + (row[0] + row[1] * t) * ulp);
+}
+
+/* a result r (a normal f32) times 2^n, written by the flush-to-zero unit */
+static inline uint32_t scale_ftz(float r, int n)
+{
+    uint32_t u = f2u(r);
+    int ef = (int)((u >> 23) & 0xff) + n;
+    if (ef <= 0)
+        return u & 0x80000000u;
+    if (ef >= 255)
+        return (u & 0x80000000u) | 0x7f800000u;
+    return u + (uint32_t)((int32_t)n * (1 << 23));
 }
 
 static uint32_t core_rcp(uint32_t x)
 {
     uint32_t m = x & 0x7fffffu;
     int ex = (int)((x >> 23) & 0xff) - 127;
-    double xm = 1.0 + m * 0x1p-23;
-    float r = m ? corrected(1.0 / xm, 0.5, sfu_tab_rcp, m, 13) : 1.0f;   /* powers of two are exact */
-    return out32(copysignf(ldexpf(r, -ex), u2f(x)), true);
+    float r = m ? corrected(1.0 / (1.0 + m * 0x1p-23), 0x1p-24, sfu_tab_rcp, m, 13, 0x1p-13)
+                : 1.0f;   /* powers of two are exact */
+    return scale_ftz(r, -ex) | (x & 0x80000000u);
 }
 
 /* x > 0 normal: x = xr 4^k with xr in [1, 4); d = the bits of xr over 1 */
@@ -72,21 +81,23 @@ static uint32_t core_rsq_sqrt(uint32_t x, bool rsq)
     int ex = (int)((x >> 23) & 0xff) - 127, k = ex >> 1;   /* floor(ex / 2) */
     uint32_t d = ((uint32_t)(ex - 2 * k) << 23) | (x & 0x7fffffu);
     double xr = u2f(0x3f800000u + d);
-    float r = !d ? 1.0f   /* powers of four are exact */
-              : rsq ? corrected(1.0 / sqrt(xr), 0.5, sfu_tab_rsqrt, d, 14) : corrected(sqrt(xr), 1.0, sfu_tab_sqrt, d, 14);
-    return out32(ldexpf(r, rsq ? -k : k), true);
+    if (!d)
+        return scale_ftz(1.0f, rsq ? -k : k);   /* powers of four are exact */
+    float r = rsq ? corrected(1.0 / sqrt(xr), 0x1p-24, sfu_tab_rsqrt, d, 14, 0x1p-14)
+                  : corrected(sqrt(xr), 0x1p-23, sfu_tab_sqrt, d, 14, 0x1p-14);
+    return scale_ftz(r, rsq ? -k : k);
 }
 
 static uint32_t core_ex2(uint32_t x)
 {
-    double a = fixed(u2f(x), 23);
+    double a = fixed23(u2f(x));
     if (!(fabs(a) < 256.0))
         return out32((float)exp2(a), true);   /* Inf, 0, and beyond the range */
     double n = floor(a), f = a - n;
     uint32_t d = (uint32_t)(f * 0x1p23);
     float r = !d ? 1.0f   /* integers are exact */
-              : corrected(exp2(f), 1.0, a < 0 ? sfu_tab_ex2_neg : sfu_tab_ex2_pos, d, 13);
-    return out32(ldexpf(r, (int)n), true);
+              : corrected(exp2(f), 0x1p-23, a < 0 ? sfu_tab_ex2_neg : sfu_tab_ex2_pos, d, 13, 0x1p-13);
+    return scale_ftz(r, (int)n);
 }
 
 /* x > 0 normal: log2 x plus the correction (in units of 2^-24) measured
@@ -99,12 +110,12 @@ static uint32_t core_lg2(uint32_t x)
     const float *row = sfu_tab_lg2[d >> 14];
     double t = (double)(d & 0x3fff) * 0x1p-14 - 0.5;
     double v = log2((double)u2f(x)) + (row[0] + row[1] * t) * 0x1p-24;
-    float r = (float)v;
+    uint32_t r = f2u((float)v);
     /* the H100 rounds toward zero (a fixed-point sum of exponent and
      * logarithm, truncated to the f32 result; fit.c fits the table so) */
-    if (fabs((double)r) > fabs(v))
-        r = nextafterf(r, 0.0f);
-    return out32(r, true);
+    if (fabs((double)u2f(r)) > fabs(v))
+        r--;
+    return flush32(r);
 }
 
 static uint32_t core(int fn, uint32_t x)
@@ -138,8 +149,13 @@ static uint32_t core(int fn, uint32_t x)
         r = log2(a);
         break;
     /* the argument is already in revolutions (the FMUL.RZ by 1/(2 pi) before) */
-    case C_SIN: r = isinf(a) ? NAN : sin(fmod(fixed(a, 25), 1.0) * 6.283185307179586476925); break;
-    case C_COS: r = isinf(a) ? NAN : cos(fmod(fixed(a, 25), 1.0) * 6.283185307179586476925); break;
+    case C_SIN: case C_COS: {
+        if (isinf(a))
+            return QNAN32;
+        double q = fixed25(a), f = copysign(q - trunc(q), q) * 6.283185307179586476925;   /* fmod(q, 1), exactly */
+        r = fn == C_SIN ? sin(f) : cos(f);
+        break;
+    }
     default: return f2u((float)tanh(a));
     }
     return out32((float)r, true);
