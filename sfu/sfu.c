@@ -320,36 +320,66 @@ uint16_t sfu_tanh_bf16(uint16_t x) { return f32_to_bf16_rz(core(C_TANH, (uint32_
  * MUFU.RSQ64H: they read only the high word of a (sign, exponent and 20
  * mantissa bits), flush subnormals, and write only the high word of the
  * result (the low word is 0).  A NaN anywhere, also from a negative rsqrt,
- * gives 0x7fffffff00000000.  The high word is modelled as the truncated
- * exact result: the H100 agrees for 93% of the 2^20 mantissas of rcp and
- * is one unit of the high word above it for the other 7%. */
+ * gives 0x7fffffff00000000.  The high word is the f32 core's result on the
+ * same mantissa, truncated to 20 bits, with the f64 exponent (H100: over
+ * all 2^21 high words of [1, 4), it differs only where the f32 core does). */
 static uint64_t f64_hi_approx(bool rcp, uint64_t ua)
 {
     uint64_t h = ua & 0xffffffff00000000ull;
     if ((h & 0x7fffffffffffffffull) > 0x7ff0000000000000ull)
         return 0x7fffffff00000000ull;
+    int ef = (int)((h >> 52) & 0x7ff);
+    if (ef > 0 && ef < 0x7ff && (rcp || !(h >> 63))) {
+        int ex = ef - 1023, k = ex >> 1;
+        uint32_t m20 = (uint32_t)((h >> 29) & 0x7fffffu);   /* the 20 bits, as f32 mantissa bits */
+        double r;
+        if (rcp)
+            r = ldexp((double)u2f(core_rcp(0x3f800000u | m20)), -ex);
+        else
+            r = ldexp((double)u2f(core_rsq_sqrt(((uint32_t)(127 + ex - 2 * k) << 23) | m20, true)), -k);
+        if (fpclassify(r) == FP_SUBNORMAL)
+            r = 0.0;
+        return (d2u(r) & 0x7fffffff00000000ull) | (h & 0x8000000000000000ull);
+    }
     double v = u2d(h);
     if (fpclassify(v) == FP_SUBNORMAL)
         v = copysign(0.0, v);
     double r = rcp ? 1.0 / v : 1.0 / sqrt(v);
     if (isnan(r))
         return 0x7fffffff00000000ull;
-    if (fpclassify(r) == FP_SUBNORMAL)
-        r = copysign(0.0, r);
     return d2u(r) & 0xffffffff00000000ull;
 }
 
 uint64_t sfu_rcp_f64(uint64_t x) { return f64_hi_approx(true, x); }
 
-/* rsqrt.approx.f64: one rounding from the long double quotient (it came
- * back correctly rounded on every value the device probe tried) */
+/* rsqrt.approx.f64 (SASS, sm_90a): y0 = MUFU.RSQ64H of the high word, then
+ *   e = fma(x, -(y0 y0), 1), y = fma(fma(e, 3/8, 1/2), y0 e, y0);
+ * zero, subnormal, negative, Inf and NaN take a slower path: +-0 -> +-Inf,
+ * NaN -> x + x, negative -> 0xfff8000000000000, +Inf -> 0, subnormal x ->
+ * the same steps on x 2^54, times 2^27. */
+static double rsqrt_f64_steps(double x, uint64_t ux)
+{
+    double y0 = u2d(f64_hi_approx(false, ux));
+    double e = fma(x, -(y0 * y0), 1.0);
+    return fma(fma(e, 0.375, 0.5), y0 * e, y0);
+}
+
 uint64_t sfu_rsqrt_f64(uint64_t x, bool ftz)
 {
     if (ftz)
         return f64_hi_approx(false, x);
+    uint32_t hi = (uint32_t)(x >> 32);
     double a = u2d(x);
+    if (hi - 0x00100000u < 0x7fe00000u)
+        return d2u(rsqrt_f64_steps(a, x));
+    if (a == 0)
+        return (x & 0x8000000000000000ull) | 0x7ff0000000000000ull;
     if (isnan(a))
         return x | 0x0008000000000000ull;
-    double d = (double)(1.0L / sqrtl((long double)a));
-    return isnan(d) ? 0xfff8000000000000ull : d2u(d);
+    if (x >> 63)
+        return 0xfff8000000000000ull;
+    if (isinf(a))
+        return 0;
+    double s = a * 0x1p54;
+    return d2u(rsqrt_f64_steps(s, d2u(s)) * 0x1p27);
 }
