@@ -25,7 +25,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "cli/cli.h"
-#include "cli/launch.h"
+#include "launch/launch.h"
 
 #if __has_include("interp/interp.h")
 #include "interp/interp.h"

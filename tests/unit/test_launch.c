@@ -8,8 +8,8 @@
  */
 #include <jansson.h>
 #include "tests/unit/check.h"
-#include "cli/launch.c"
-#include "cli/npy.c"
+#include "launch/launch.c"
+#include "launch/npy.c"
 
 static void test_hash32(void)
 {

@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <jansson.h>
-#include "cli/launch.h"
+#include "launch/launch.h"
 
 typedef struct {
     char *buf;
