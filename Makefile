@@ -9,7 +9,8 @@
 #   make bench      interpreter / TMA benchmarks;  make bench-parse: front end
 #   make fuzz       the front end's libFuzzer target (clang) in $(B)/fuzz/;
 #                   make fuzz-run FUZZ_SECONDS=N runs it (not part of `make test`)
-#   make install PREFIX=/usr/local
+#   make install PREFIX=/usr/local DESTDIR=   the binary, libptxi.a/.so, ptxi.h,
+#                   ptxi.pc, the man page, bash completion;  make uninstall
 
 CC      ?= cc
 B       ?= build
@@ -18,7 +19,15 @@ RE2C    ?= re2c
 BISON   ?= bison
 OPT     ?= -O2 -g
 CFLAGS  ?= $(OPT)
-CFLAGS  += -std=c17 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter -MMD -MP
+# -fPIC: the same objects make libptxi.a and libptxi.so; hidden visibility
+# keeps the .so's exports to the ptxi_* API (launch/ptxi.h) and lets calls
+# inside the library bind directly.
+CFLAGS  += -std=c17 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter -MMD -MP -fPIC -fvisibility=hidden
+VERSION := $(shell sed -n 's/^\#define PTXI_VERSION "\(.*\)"/\1/p' launch/ptxi.h)
+LIBDIR  ?= $(PREFIX)/lib
+INCDIR  ?= $(PREFIX)/include
+MANDIR  ?= $(PREFIX)/share/man
+COMPDIR ?= $(PREFIX)/share/bash-completion/completions
 CPPFLAGS += -I. -I$(B)/gen
 LDLIBS  += -ljansson -ledit -lpthread -lm
 
@@ -35,8 +44,8 @@ UNIT_BIN := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRC))
 BENCH_SRC := $(wildcard bench/*.c)
 BENCH_BIN := $(patsubst bench/%.c,$(B)/bench/%,$(BENCH_SRC))
 
-.PHONY: all test asan bench bench-parse install clean fuzz fuzz-run
-all: ptxi
+.PHONY: all test asan bench bench-parse install uninstall clean fuzz fuzz-run
+all: ptxi $(B)/libptxi.so
 
 # ./ptxi is the default build's binary; `make asan` (B=build-asan) leaves
 # it alone, so it never becomes the slower sanitizer build
@@ -50,6 +59,9 @@ $(B)/libptxi.a: $(LIB_OBJ)
 	@mkdir -p $(@D)
 	rm -f $@ && ar rcs $@ $^
 
+$(B)/libptxi.so: $(LIB_OBJ)
+	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,libptxi.so.0 -o $@ $^ -ljansson -lpthread -lm
+
 $(B)/gen/%.c: %.re
 	@mkdir -p $(@D)
 	$(RE2C) -W --no-generation-date -o $@ $<
@@ -60,6 +72,14 @@ $(B)/gen/%.c $(B)/gen/%.h: %.y
 
 # Every object may include the Bison header.
 $(LIB_OBJ) $(CLI_OBJ): | $(GEN_H) $(GEN_C)
+
+# Objects are rebuilt when the compiler flags change (e.g. when -fPIC came in).
+FLAGS_NOW := $(CC) $(CPPFLAGS) $(CFLAGS)
+$(B)/.flags: FORCE
+	@mkdir -p $(@D)
+	@if [ "$$(cat $@ 2>/dev/null)" != '$(FLAGS_NOW)' ]; then echo '$(FLAGS_NOW)' > $@; fi
+$(LIB_OBJ) $(CLI_OBJ): $(B)/.flags
+.PHONY: FORCE
 
 $(B)/gen/%.o: $(B)/gen/%.c
 	$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-unused-function -Wno-sign-compare -c -o $@ $<
@@ -78,7 +98,7 @@ $(B)/bench/%: bench/%.c $(B)/libptxi.a
 
 units: $(UNIT_BIN)
 
-test: ptxi $(UNIT_BIN)
+test: ptxi $(UNIT_BIN) $(B)/libptxi.so
 	@PTXI=$(B)/ptxi B=$(B) sh tests/run.sh
 
 asan:
@@ -91,8 +111,24 @@ bench: ptxi $(BENCH_BIN)
 bench-parse: ptxi
 	@B=$(B) PTXI=$(B)/ptxi sh bench/parse.sh
 
-install: ptxi
+install: ptxi $(B)/libptxi.a $(B)/libptxi.so
 	install -D -m 755 $(B)/ptxi $(DESTDIR)$(PREFIX)/bin/ptxi
+	install -D -m 644 $(B)/libptxi.a $(DESTDIR)$(LIBDIR)/libptxi.a
+	install -D -m 755 $(B)/libptxi.so $(DESTDIR)$(LIBDIR)/libptxi.so.$(VERSION)
+	ln -sf libptxi.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libptxi.so.0
+	ln -sf libptxi.so.0 $(DESTDIR)$(LIBDIR)/libptxi.so
+	install -D -m 644 launch/ptxi.h $(DESTDIR)$(INCDIR)/ptxi.h
+	@mkdir -p $(DESTDIR)$(LIBDIR)/pkgconfig
+	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(patsubst $(PREFIX)%,$${prefix}%,$(LIBDIR))|' \
+	  -e 's|@INCDIR@|$(patsubst $(PREFIX)%,$${prefix}%,$(INCDIR))|; s|@VERSION@|$(VERSION)|' \
+	  docs/ptxi.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/ptxi.pc
+	install -D -m 644 docs/ptxi.1 $(DESTDIR)$(MANDIR)/man1/ptxi.1
+	install -D -m 644 docs/ptxi.bash-completion $(DESTDIR)$(COMPDIR)/ptxi
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/ptxi $(DESTDIR)$(LIBDIR)/libptxi.a $(DESTDIR)$(LIBDIR)/libptxi.so \
+	  $(DESTDIR)$(LIBDIR)/libptxi.so.0 $(DESTDIR)$(LIBDIR)/libptxi.so.$(VERSION) $(DESTDIR)$(INCDIR)/ptxi.h \
+	  $(DESTDIR)$(LIBDIR)/pkgconfig/ptxi.pc $(DESTDIR)$(MANDIR)/man1/ptxi.1 $(DESTDIR)$(COMPDIR)/ptxi
 
 clean:
 	rm -rf build build-asan ptxi

@@ -225,13 +225,13 @@ static int run_limited(launch_case *c, const run_opts *o, int k, launch_outcome 
     s->active = false;
     int why = s->stop;
     pthread_mutex_unlock(&slots_mu);
-    if (res->status == INTERP_INTERRUPTED && why == INTERP_STOP_TIMEOUT) {
+    if (res->status == INTERP_INTERRUPTED && why == INTERP_STOP_TIMEOUT && failed) {
         /* name the option that stopped it */
         launch_text t = {0};
         launch_tprintf(&t, "    (the case ran longer than --timeout %g s)\n", o->timeout);
         launch_tprintf(&res->text, "%s", t.buf ? t.buf : "");
         free(t.buf);
-    } else if (res->status == INTERP_STEP_LIMIT && o->max_steps) {
+    } else if (res->status == INTERP_STEP_LIMIT && o->max_steps && failed) {
         launch_tprintf(&res->text, "    (--max-steps %llu; raise it, or 0 for no limit)\n",
                        (unsigned long long)o->max_steps);
     }

@@ -1481,3 +1481,55 @@ uint64_t launch_compare(const launch_case *c, const launch_expect_buf *e, const 
     }
     return ndiff;
 }
+
+int launch_add_json(launch_case *c, const char *section, const char *json, char *err, size_t errlen)
+{
+    errbuf e = {err, errlen};
+    json_error_t je;
+    json_t *o = json_loads(json, JSON_REJECT_DUPLICATES, &je);
+    if (!o)
+        return fail(&e, section, "JSON error at column %d: %s", je.column, je.text);
+    char p[64];
+    int r = -1;
+    if (!strcmp(section, "tensor_maps")) {
+        launch_tmap *nt = realloc(c->tmaps, (c->ntmaps + 1) * sizeof *nt);
+        int *ne = realloc(c->expect_encode, (c->ntmaps + 1) * sizeof *ne);
+        if (nt)
+            c->tmaps = nt;
+        if (ne)
+            c->expect_encode = ne;
+        if (nt && ne) {
+            memset(&c->tmaps[c->ntmaps], 0, sizeof *nt);
+            c->expect_encode[c->ntmaps] = -1;
+            ip(p, sizeof p, "tensor_maps", c->ntmaps);
+            c->ntmaps++;   /* so launch_free sees a partly read map */
+            r = read_tmap(&e, o, p, c, &c->tmaps[c->ntmaps - 1]);
+            if (r) {
+                launch_tmap *m = &c->tmaps[--c->ntmaps];
+                free(m->name);
+                free(m->buffer);
+            }
+        } else {
+            fail(&e, section, "out of memory");
+        }
+    } else if (!strcmp(section, "params")) {
+        launch_param *np = realloc(c->params, (c->nparams + 1) * sizeof *np);
+        if (np) {
+            c->params = np;
+            memset(&c->params[c->nparams], 0, sizeof *np);
+            ip(p, sizeof p, "params", c->nparams);
+            r = read_param(&e, o, p, false, c, &c->params[c->nparams]);
+            if (r)
+                launch_param_free(&c->params[c->nparams]);
+            else
+                c->nparams++;
+            c->has_params = true;
+        } else {
+            fail(&e, section, "out of memory");
+        }
+    } else {
+        fail(&e, section, "not a section that can be added to");
+    }
+    json_decref(o);
+    return r;
+}

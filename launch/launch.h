@@ -140,6 +140,10 @@ int launch_read_file_all(const char *path, launch_case **cases, size_t *n, char 
 /* True if the file's first object declares "format": "ptxi-launch/..."
  * (directory scans skip other .jsonl files, e.g. driver_tensormaps.jsonl). */
 bool launch_file_is_launch(const char *path);
+/* Append one entry, given as JSON text, to a case built by a program:
+ * `section` "tensor_maps" (a map object) or "params" (a parameter object),
+ * read and checked exactly as in a launch file. */
+int launch_add_json(launch_case *c, const char *section, const char *json, char *err, size_t errlen);
 void launch_free(launch_case *c);
 void launch_free_all(launch_case *cases, size_t n);
 
