@@ -1074,9 +1074,14 @@ static int write_junit(const char *path, launch_case **cases, const launch_outco
             } else if (res[m].failed) {
                 const char *nl = strchr(txt, '\n');
                 size_t l1 = nl ? (size_t)(nl - txt) : strlen(txt);
-                const char *colon = memchr(txt, ':', l1);
-                const char *msg = colon ? colon + 2 : txt;
-                size_t ml = colon ? l1 - (size_t)(msg - txt) : l1;
+                /* "FAIL name: why" -> "why" */
+                const char *msg = txt;
+                size_t nl5 = strlen(cases[m]->name);
+                if (l1 > 5 && !strncmp(txt, "FAIL ", 5))
+                    msg = txt + 5;
+                if (!strncmp(msg, cases[m]->name, nl5) && !strncmp(msg + nl5, ": ", 2))
+                    msg += nl5 + 2;
+                size_t ml = l1 - (size_t)(msg - txt);
                 fprintf(f, ">\n      <failure message=\"");
                 xml_text(f, msg, ml);
                 fprintf(f, "\" type=\"%s\">", res[m].status >= 0 ? launch_stop_name(res[m].status) : "setup");
