@@ -95,6 +95,37 @@ const char *ptxi_module_entry(const ptxi_module *m, int k)
     return NULL;
 }
 
+static const ir_function *entry_named(const ptxi_module *m, const char *kernel)
+{
+    if (!m || !m->mod || !kernel)
+        return NULL;
+    const ir_function *f = ir_find_function(m->mod, kernel);
+    return f && f->is_entry ? f : NULL;
+}
+
+int ptxi_module_nparams(const ptxi_module *m, const char *kernel)
+{
+    const ir_function *f = entry_named(m, kernel);
+    return f ? (int)f->nparams : -1;
+}
+
+int ptxi_module_param(const ptxi_module *m, const char *kernel, int i, const char **type, uint64_t *bytes,
+                      int *is_ptr)
+{
+    const ir_function *f = entry_named(m, kernel);
+    if (!f || i < 0 || (uint32_t)i >= f->nparams)
+        return PTXI_ERROR;
+    const ir_symbol *s = &m->mod->syms[f->params[i]];
+    const char *t = s->type < IR_T__COUNT ? ir_types[s->type].name : "?";
+    if (type)
+        *type = t && *t == '.' ? t + 1 : t;
+    if (bytes)
+        *bytes = s->size;
+    if (is_ptr)
+        *is_ptr = s->is_ptr;
+    return PTXI_OK;
+}
+
 void ptxi_module_free(ptxi_module *m)
 {
     if (!m)

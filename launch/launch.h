@@ -119,7 +119,7 @@ typedef struct launch_case {
 /* expect.launch kinds beyond the interpreter's statuses. */
 enum {
     LAUNCH_STOP_ANY_FAULT = -1,   /* a CUDA_ERROR_* name: fault, trap or launch error */
-    LAUNCH_STOP_RACE = -2         /* a fault reported as a race ("fault: race ...") */
+    LAUNCH_STOP_RACE = -2         /* a fault reported as a race ("fault: data race ...") */
 };
 
 /* ---- reading ------------------------------------------------------------ */

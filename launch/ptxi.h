@@ -85,6 +85,13 @@ PTXI_API const char *ptxi_module_errmsg(const ptxi_module *m);   /* "" when none
 /* Kernel entries: ptxi_module_entry(m, i) for i < ptxi_module_nentries(m). */
 PTXI_API int ptxi_module_nentries(const ptxi_module *m);
 PTXI_API const char *ptxi_module_entry(const ptxi_module *m, int i);
+/* Parameters of entry `kernel`: their count (-1: no such entry), and the
+ * i-th one's PTX type ("u32", "f32", "b64", "b8" for a byte array) and size
+ * in bytes (a tensor map by value is "b8", 128).  `is_ptr` is set for a
+ * .ptr parameter.  Returns PTXI_ERROR when out of range. */
+PTXI_API int ptxi_module_nparams(const ptxi_module *m, const char *kernel);
+PTXI_API int ptxi_module_param(const ptxi_module *m, const char *kernel, int i, const char **type,
+                               uint64_t *bytes, int *is_ptr);
 PTXI_API void ptxi_module_free(ptxi_module *m);
 
 /* ---- launches -------------------------------------------------------------- */

@@ -210,8 +210,8 @@ static bool stop_expected(const launch_case *c, int st, const char *msg)
         kind_ok = st == INTERP_FAULT || st == INTERP_TRAP || st == INTERP_LAUNCH_ERROR;
         break;
     case LAUNCH_STOP_RACE:
-        /* a race is reported as a fault whose message begins "race" */
-        kind_ok = st == INTERP_FAULT && !strncmp(msg, "fault: race", 11);
+        /* a race is reported as a fault: "fault: data race [rule]: ..." */
+        kind_ok = st == INTERP_FAULT && !strncmp(msg, "fault: data race", 16);
         break;
     default:
         kind_ok = st == c->expect_stop;

@@ -80,9 +80,9 @@ run kind "$PTXI" test $D/bad_kind.json
 has expect_launch_unknown_kind 1 "$T/kind" "expect.launch: unknown kind of stop \"hang\""
 run wrong "$PTXI" test --max-steps 3000 $D/wrong_kind.json
 has expect_launch_wrong_kind 1 "$T/wrong" "expected a stop of kind deadlock, but ptxi stopped with step limit"
-run dl "$PTXI" test --max-steps 3000 $D/deadlock.json $D/spin_expected.json
+run dl "$PTXI" test --max-steps 3000 $D/deadlock.json $D/spin_expected.json $D/race.json
 has expect_launch_kinds 0 "$T/dl" "PASS $D/deadlock.json :: deadlock_expected (stopped as expected, deadlock:" \
-    "PASS $D/spin_expected.json :: spin_step_limit" "2 passed, 0 failed"
+    "PASS $D/spin_expected.json :: spin_step_limit" "PASS $D/race.json :: race_expected (stopped as expected, race: fault: data race" "3 passed, 0 failed"
 # the message substring must be in the report
 sed 's/"message":"1 of 1"/"message":"2 of 2"/' $D/deadlock.json > "$T/dl_msg.json"
 sed -i "s#\"\\.\\./#\"$(pwd)/tests/launch/#g" "$T/dl_msg.json"
