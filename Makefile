@@ -44,7 +44,7 @@ UNIT_BIN := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRC))
 BENCH_SRC := $(wildcard bench/*.c)
 BENCH_BIN := $(patsubst bench/%.c,$(B)/bench/%,$(BENCH_SRC))
 
-.PHONY: all test asan bench bench-parse install uninstall clean fuzz fuzz-run
+.PHONY: all test asan bench bench-parse install uninstall clean fuzz fuzz-run fuzz-all fuzz-seeds fuzz-ci
 all: ptxi $(B)/libptxi.so
 
 # ./ptxi is the default build's binary; `make asan` (B=build-asan) leaves
@@ -160,14 +160,42 @@ fuzz:
 # (made by the sub-make above, where B is $(B)/fuzz)
 $(B)/fuzz_parse: fuzz/fuzz_parse.c $(FE_OBJ)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -fsanitize=fuzzer -o $@ $< $(FE_OBJ) -lm
+$(B)/fuzz_launch $(B)/fuzz_exec: $(B)/fuzz_%: fuzz/fuzz_%.c $(LIB_OBJ)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -fsanitize=fuzzer -o $@ $< $(LIB_OBJ) $(LDLIBS)
 
-fuzz-run: fuzz
-	@rm -rf $(FUZZ_B)/seeds && mkdir -p $(FUZZ_B)/seeds $(FUZZ_B)/corpus
+# The launch-file and execution targets (fuzz/fuzz_launch.c, fuzz_exec.c).
+FUZZ_TARGETS := fuzz_parse fuzz_launch fuzz_exec
+fuzz-all:
+	@command -v $(FUZZ_CC) >/dev/null 2>&1 || { echo "make fuzz-all: '$(FUZZ_CC)' not found (apt-get install clang)" >&2; exit 1; }
+	@$(MAKE) --no-print-directory B=$(FUZZ_B) CC=$(FUZZ_CC) \
+	  OPT="-O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link" LDFLAGS="$(FUZZ_SAN)" \
+	  $(patsubst %,$(FUZZ_B)/%,$(FUZZ_TARGETS))
+
+# Seeds: PTX modules (split one function each) for parse and exec; the
+# repository's launch files, one case per line, for launch.
+fuzz-seeds:
+	@rm -rf $(FUZZ_B)/seeds $(FUZZ_B)/seeds-launch && mkdir -p $(FUZZ_B)/seeds $(FUZZ_B)/seeds-launch
 	@if command -v python3 >/dev/null 2>&1; then python3 fuzz/mutate.py --split-only $(FUZZ_B)/seeds; \
-	 else cp tests/diag/*.ptx tests/diag/good/*.ptx $(FUZZ_B)/seeds/ && \
-	      echo "python3 absent: whole fixture files as seeds"; fi
-	$(FUZZ_B)/fuzz_parse -max_total_time=$(FUZZ_SECONDS) -timeout=10 -max_len=65536 \
-	  -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix=$(FUZZ_B)/ $(FUZZ_FLAGS) \
-	  $(FUZZ_B)/corpus $(FUZZ_B)/seeds
+	 else cp tests/diag/*.ptx tests/diag/good/*.ptx $(FUZZ_B)/seeds/; fi
+	@i=0; for f in $$(find tests/launch samples tests/hw/triton -name '*.json' -o -name '*.jsonl' | sort); do \
+	  i=$$((i+1)); head -c 65536 "$$f" > $(FUZZ_B)/seeds-launch/seed$$i.jsonl; done
+
+# make fuzz-run: every target for FUZZ_SECONDS each (corpus kept in
+# $(FUZZ_B)/corpus-NAME); make fuzz-ci: the same, printing PASS/FAIL
+# fuzz/NAME lines (.ci/run).  Findings: $(FUZZ_B)/crash-*, timeout-*, leak-*.
+fuzz-run fuzz-ci: fuzz-all fuzz-seeds
+	@st=0; for t in $(FUZZ_TARGETS); do \
+	  seeds=$(FUZZ_B)/seeds; [ $$t = fuzz_launch ] && seeds=$(FUZZ_B)/seeds-launch; \
+	  mkdir -p $(FUZZ_B)/corpus-$$t $(FUZZ_B)/art-$$t; \
+	  echo "== $$t: $(FUZZ_SECONDS) s"; \
+	  if $(FUZZ_B)/$$t -max_total_time=$(FUZZ_SECONDS) -timeout=20 -max_len=65536 -rss_limit_mb=4096 \
+	       -print_final_stats=1 -artifact_prefix=$(FUZZ_B)/art-$$t/ $(FUZZ_FLAGS) \
+	       $(FUZZ_B)/corpus-$$t $$seeds > $(FUZZ_B)/$$t.log 2>&1; then \
+	    echo "PASS fuzz/$$t: $$(grep -o 'stat::number_of_executed_units: *[0-9]*' $(FUZZ_B)/$$t.log | grep -o '[0-9]*$$') runs, no finding"; \
+	  else \
+	    st=1; echo "FAIL fuzz/$$t: finding in $(FUZZ_B)/art-$$t/ ($$(ls $(FUZZ_B)/art-$$t | head -3 | tr '\n' ' '))"; \
+	    grep -m1 -A12 'ERROR\|==[0-9]*==\|runtime error\|deadly signal\|timeout' $(FUZZ_B)/$$t.log | sed 's/^/    /'; \
+	  fi; \
+	done; exit $$st
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
