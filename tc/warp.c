@@ -125,7 +125,7 @@ bool tc_mma_decode(const ir_instr *in, tc_mma_form *f, char *why, size_t n)
     }
     f->satfinite = ir_has(in, IR_M_SATFINITE);
     if (f->atype == TC_T_B1)
-        f->bop = in->boolop == IR_M_XOR ? TC_BOP_XOR_POPC : TC_BOP_AND_POPC;
+        f->bop = ir_has(in, IR_M_XOR) ? TC_BOP_XOR_POPC : TC_BOP_AND_POPC;
     int ab = tbits_tc(f->atype);
     f->aepr = f->bepr = (uint8_t)(ab >= 32 ? 1 : 32 / ab);
     f->na = (uint8_t)(f->m * f->kk / 32 / f->aepr);
