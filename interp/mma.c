@@ -137,7 +137,7 @@ int ip_exec_warp_mma(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f,
     case IR_OP_MMA: case IR_OP_LDMATRIX: case IR_OP_STMATRIX: case IR_OP_MOVMATRIX:
         break;
     case IR_OP_WMMA_LOAD: case IR_OP_WMMA_STORE: case IR_OP_WMMA_MMA:
-        return ip_error(c, INTERP_UNSUPPORTED, NULL, 0, c->xfunc, c->xpc, "%s (wmma) is not supported yet",
+        return ip_error(c, INTERP_UNSUPPORTED, NULL, 0, c->xfunc, c->xpc, "%s: the wmma forms are not implemented yet (mma.sync, ldmatrix and stmatrix are)",
                         ir_ops[in->op].name);
     default:
         return -2;
