@@ -48,6 +48,7 @@ typedef struct run_opts {
     const char *filter;
     uint64_t max_steps;      /* --max-steps (0 = none) */
     double timeout;          /* --timeout seconds per case (0 = none) */
+    const char *keep_failed; /* --keep-failed DIR */
     dump_spec *dumps;
     size_t ndumps;
 } run_opts;
@@ -218,7 +219,7 @@ static int run_limited(launch_case *c, const run_opts *o, int k, launch_outcome 
     launch_run_opts ro = {
         .jobs = o->jobs, .policy = o->policy, .seed = o->seed, .max_steps = o->max_steps,
         .stop = &s->stop, .progress = &s->progress, .update = o->update, .quiet = o->quiet,
-        .keep_memory = o->ndumps > 0,
+        .keep_memory = o->ndumps > 0, .keep_failed = o->keep_failed,
     };
     int failed = launch_run_case(c, &ro, NULL, res);
     pthread_mutex_lock(&slots_mu);
@@ -375,6 +376,10 @@ static int common_opt(int argc, char **argv, int *i, run_opts *o)
             return -1;
         }
         o->max_steps = n;
+        return 1;
+    }
+    if ((v = opt_value(argc, argv, i, "--keep-failed"))) {
+        o->keep_failed = v;
         return 1;
     }
     if ((v = opt_value(argc, argv, i, "--timeout"))) {
@@ -686,6 +691,7 @@ static void run_usage(FILE *f)
         "                             thread-instructions/s to stderr\n"
         "  --max-steps N              stop after N warp instructions (default %llu; 0 = none)\n"
         "  --timeout SECONDS          stop a launch after SECONDS (default %g; 0 = none)\n"
+        "  --keep-failed DIR          write the actual bytes (and .npy of typed buffers) of failing buffers\n"
         "A stop (limit, Ctrl-C) prints where every warp is; exit status 1 (130 after Ctrl-C).\n",
         (unsigned long long)DEFAULT_MAX_STEPS, DEFAULT_TIMEOUT_S);
 }
@@ -1116,6 +1122,7 @@ static void test_usage(FILE *f)
         "  --junit FILE               also write the results as JUnit XML\n"
         "  --max-steps N              stop a case after N warp instructions (default %llu; 0 = none)\n"
         "  --timeout SECONDS          stop a case after SECONDS (default %g; 0 = none)\n"
+        "  --keep-failed DIR          write the actual bytes (and .npy of typed buffers) of failing buffers\n"
         "  -q                         print only failures and the closing line\n"
         "  --stats                    per case: instructions executed, time, rate (stderr)\n"
         "  --update                   write the expected files from this run (golden suites)\n"
