@@ -177,3 +177,16 @@ has dtype_unknown 1 "$T/dtype_bad" "buffers[0].dtype: unknown dtype \"f33\""
 printf '{"format":"ptxi-launch/1","name":"t","buffers":[{"name":"b","bytes":8,"dtype":"f32","shape":[3]}]}\n' > "$T/sh.json"
 run shape_bad "$PTXI" run "$T/sh.json"
 has shape_mismatch 1 "$T/shape_bad" "buffers[0].shape: 3 elements of f32 are 12 bytes, the buffer has 8"
+
+# ---- progress: on a terminal only -------------------------------------------------
+if command -v script > /dev/null 2>&1; then
+    script -qec "$PTXI test --max-steps 0 --timeout 2 $D/spin.json" /dev/null > "$T/tty" 2>&1
+    if grep -q '\[0/1\] spin_forever: [0-9]* s, 1 clusters started' "$T/tty" && grep -q '0 passed, 1 failed' "$T/tty"; then
+        ok progress_on_tty
+    else bad progress_on_tty "$(tr '\r' '\n' < "$T/tty" | head -5)"; fi
+    script -qec "$PTXI run --max-steps 0 --timeout 2 $D/ci.ptx --kernel spin --grid 100 --block 32 --buffer f:4 --param ptr:f" /dev/null > "$T/tty2" 2>&1
+    if grep -q '\[0/1\] spin: [0-9]* s, 1 clusters started' "$T/tty2"; then ok progress_on_tty_run
+    else bad progress_on_tty_run "$(tr '\r' '\n' < "$T/tty2" | head -5)"; fi
+else
+    echo "SKIP cli_ci/progress_on_tty: script(1) is not installed"
+fi
