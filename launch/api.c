@@ -29,6 +29,9 @@ struct ptxi_launch {
     volatile int stop;
     launch_outcome res;
     bool ran;
+    /* stepping (ptxi_launch_start / _step) */
+    interp_ctx *ctx;
+    uint8_t *params;
     char err[2048];
 };
 
@@ -225,10 +228,20 @@ int ptxi_launch_from_file(const char *path, size_t index, ptxi_launch **out)
     return PTXI_OK;
 }
 
+static void step_end(ptxi_launch *l)
+{
+    if (l->ctx)
+        interp_free(l->ctx);
+    l->ctx = NULL;
+    free(l->params);
+    l->params = NULL;
+}
+
 void ptxi_launch_free(ptxi_launch *l)
 {
     if (!l)
         return;
+    step_end(l);
     launch_outcome_free(&l->res);
     launch_free(&l->c);
     ptxi_module_free(l->own);
@@ -404,14 +417,23 @@ static void *timer_main(void *arg)
     return NULL;
 }
 
-int ptxi_launch_run(ptxi_launch *l)
+static int status_of(int interp_status)
 {
-    launch_outcome_free(&l->res);
-    l->ran = false;
-    if (l->m && !l->m->mod)
-        return seterr(l, PTXI_ERROR, "the module did not load: %s", ptxi_module_errmsg(l->m));
-    if (!l->m && !l->c.ntmaps)
-        return seterr(l, PTXI_ERROR, "no module to run");
+    switch (interp_status) {
+    case INTERP_OK: return PTXI_OK;
+    case INTERP_FAULT: return PTXI_FAULT;
+    case INTERP_DEADLOCK: return PTXI_DEADLOCK;
+    case INTERP_UNSUPPORTED: return PTXI_UNSUPPORTED;
+    case INTERP_TRAP: return PTXI_TRAP;
+    case INTERP_LAUNCH_ERROR: return PTXI_LAUNCH_ERROR;
+    case INTERP_STEP_LIMIT: return PTXI_STEP_LIMIT;
+    case INTERP_INTERRUPTED: return PTXI_INTERRUPTED;
+    default: return PTXI_ERROR;
+    }
+}
+
+static int encode_checks(ptxi_launch *l)
+{
     if (!l->c.expect_encode && l->c.ntmaps) {
         l->c.expect_encode = malloc(l->c.ntmaps * sizeof *l->c.expect_encode);
         if (!l->c.expect_encode)
@@ -419,6 +441,98 @@ int ptxi_launch_run(ptxi_launch *l)
         for (size_t i = 0; i < l->c.ntmaps; i++)
             l->c.expect_encode[i] = -1;
     }
+    return PTXI_OK;
+}
+
+int ptxi_launch_start(ptxi_launch *l)
+{
+    step_end(l);
+    launch_outcome_free(&l->res);
+    memset(&l->res, 0, sizeof l->res);
+    l->res.status = -1;
+    l->ran = false;
+    if (!l->m || !l->m->mod)
+        return seterr(l, PTXI_ERROR, "no module: %s", l->m ? ptxi_module_errmsg(l->m) : "none given");
+    if (encode_checks(l))
+        return PTXI_NOMEM;
+    const ir_module *mod = l->m->mod;
+    const ir_function *fn = ir_find_function(mod, l->c.kernel);
+    if (!fn || !fn->is_entry)
+        return seterr(l, PTXI_ERROR, "kernel: no .entry named \"%s\"", l->c.kernel);
+    mem_global *g = mem_global_new();
+    if (!g)
+        return PTXI_NOMEM;
+    l->res.g = g;
+    if (launch_setup(&l->c, g, l->err, sizeof l->err))
+        return PTXI_ERROR;
+    for (size_t i = 0; i < l->c.ntmaps; i++)
+        if (l->c.tmaps[i].status != TMA_SUCCESS)
+            return seterr(l, PTXI_ERROR, "tensor map %s: encode failed: %s", l->c.tmaps[i].name,
+                          l->c.tmaps[i].why[0] ? l->c.tmaps[i].why : "CUDA_ERROR_INVALID_VALUE");
+    uint32_t psize = 0;
+    if (launch_build_params(&l->c, mod, fn, &l->params, &psize, l->err, sizeof l->err))
+        return PTXI_ERROR;
+    interp_launch il;
+    memset(&il, 0, sizeof il);
+    il.mod = mod;
+    il.entry = fn;
+    memcpy(il.grid, l->c.grid, sizeof il.grid);
+    memcpy(il.block, l->c.block, sizeof il.block);
+    memcpy(il.cluster, l->c.cluster, sizeof il.cluster);
+    il.dyn_smem = l->c.dyn_smem;
+    il.params = l->params;
+    il.params_size = psize;
+    il.gmem = g;
+    il.max_steps = l->max_steps;
+    il.stop = &l->stop;
+    l->stop = 0;
+    l->ctx = interp_new(&il);
+    if (!l->ctx)
+        return PTXI_NOMEM;
+    l->ran = true;
+    l->err[0] = 0;
+    return PTXI_OK;
+}
+
+int ptxi_launch_step(ptxi_launch *l, uint64_t steps, int *done)
+{
+    if (done)
+        *done = 1;
+    if (!l->ctx)
+        return seterr(l, PTXI_ERROR, "ptxi_launch_step: no launch started (ptxi_launch_start)");
+    if (!steps)
+        steps = 1;
+    interp_event ev;
+    int k = interp_finished(l->ctx) ? INTERP_EV_DONE : interp_run_until(l->ctx, steps, false, &ev);
+    const interp_result *r = interp_get_result(l->ctx);
+    l->res.steps = interp_clock(l->ctx);
+    if (k != INTERP_EV_DONE && k != INTERP_EV_ERROR && !interp_finished(l->ctx)) {
+        if (done)
+            *done = 0;
+        return PTXI_OK;
+    }
+    l->res.status = r->status;
+    free(l->res.text.buf);
+    memset(&l->res.text, 0, sizeof l->res.text);
+    if (r->status == INTERP_OK)
+        launch_tprintf(&l->res.text, "PASS %s\n", l->c.name);
+    else
+        launch_tprintf(&l->res.text, "FAIL %s: %s\n", l->c.name, r->msg);
+    snprintf(l->err, sizeof l->err, "%.2000s", r->status == INTERP_OK ? "" : r->msg);
+    return status_of(r->status);
+}
+
+int ptxi_launch_run(ptxi_launch *l)
+{
+    step_end(l);
+    launch_outcome_free(&l->res);
+    l->ran = false;
+    if (l->m && !l->m->mod)
+        return seterr(l, PTXI_ERROR, "the module did not load: %s", ptxi_module_errmsg(l->m));
+    if (!l->m && !l->c.ntmaps)
+        return seterr(l, PTXI_ERROR, "no module to run");
+    if (encode_checks(l))
+        return PTXI_NOMEM;
     l->stop = 0;
     launch_run_opts o = {.max_steps = l->max_steps, .stop = &l->stop, .keep_memory = true};
     timer t = {.stop = &l->stop};
@@ -459,17 +573,9 @@ int ptxi_launch_run(ptxi_launch *l)
     snprintf(l->err, sizeof l->err, "%.*s", nl ? (int)(nl - txt) : (int)strlen(txt), txt);
     if (!failed)
         return PTXI_OK;
-    switch (l->res.status) {
-    case INTERP_OK: return PTXI_FAIL;
-    case INTERP_FAULT: return PTXI_FAULT;
-    case INTERP_DEADLOCK: return PTXI_DEADLOCK;
-    case INTERP_UNSUPPORTED: return PTXI_UNSUPPORTED;
-    case INTERP_TRAP: return PTXI_TRAP;
-    case INTERP_LAUNCH_ERROR: return PTXI_LAUNCH_ERROR;
-    case INTERP_STEP_LIMIT: return PTXI_STEP_LIMIT;
-    case INTERP_INTERRUPTED: return PTXI_INTERRUPTED;
-    default: return PTXI_ERROR;   /* nothing launched: set-up, parameters, encode */
-    }
+    if (l->res.status == INTERP_OK)
+        return PTXI_FAIL;
+    return status_of(l->res.status);   /* (-1, nothing launched: set-up, parameters, encode: PTXI_ERROR) */
 }
 
 const char *ptxi_launch_report(const ptxi_launch *l)

@@ -150,6 +150,17 @@ PTXI_API void ptxi_launch_interrupt(ptxi_launch *l);
 /* Run the kernel (again: buffers start over from their initial contents).
  * Returns PTXI_OK or why it stopped or failed. */
 PTXI_API int ptxi_launch_run(ptxi_launch *l);
+/* Stepping instead of running: ptxi_launch_start sets the launch up
+ * (buffers, tensor maps, parameters) without executing anything;
+ * ptxi_launch_step then executes up to `steps` warp instructions (one host
+ * thread, the scheduler's order) and returns PTXI_OK with *done = 0 while
+ * the kernel has not ended, or how it ended with *done = 1 (PTXI_OK when
+ * every thread exited).  ptxi_launch_read works between steps; the report
+ * says where a stop happened.  A launch file's expectations are checked by
+ * ptxi_launch_run only. */
+PTXI_API int ptxi_launch_start(ptxi_launch *l);
+PTXI_API int ptxi_launch_step(ptxi_launch *l, uint64_t steps, int *done);
+
 /* The last run's report: "PASS name" or "FAIL name: why", details (where
  * a fault happened, every warp's place, differing elements) and the
  * kernel's printf lines indented below.  "" before any run. */
