@@ -219,11 +219,35 @@ uint8_t *launch_load_data(const char *path, const char *want_dtype, uint64_t *le
 /* Read a whole file; NULL with errno set on failure. */
 uint8_t *launch_slurp(const char *path, uint64_t *len);
 
-/* ---- running a case (launch/run.c) ------------------------------------------ */
-
 /* Growing text (verdicts and reports). */
 typedef struct launch_text { char *buf; size_t len, cap; } launch_text;
 void launch_tprintf(launch_text *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* ---- launches from the command line (launch/spec.c) ------------------------- */
+
+/* Append a buffer, a parameter (or struct) from `ptxi run`'s forms; -1 with
+ * `err` ("--buffer SPEC: what").  Pointer names are checked afterwards,
+ * launch_unknown_pointer() (the buffers may be given later). */
+int launch_spec_buffer(launch_case *c, const char *spec, char *err, size_t errlen);
+int launch_spec_param(launch_case *c, const char *spec, char *err, size_t errlen);
+const launch_param *launch_unknown_pointer(const launch_case *c, const launch_param *ps, size_t n);
+
+/* --dump requests: written after a run (FILE.npy, raw bytes, or "-": the
+ * values into the report). */
+typedef struct launch_dump {
+    char *buffer, *dtype, *file;
+    uint64_t shape[5];
+    int ndim;
+} launch_dump;
+typedef struct launch_dumps { launch_dump *dumps; size_t ndumps; } launch_dumps;
+int launch_spec_dump(launch_dumps *d, const char *spec, char *err, size_t errlen);
+void launch_dumps_free(launch_dumps *d);
+/* Perform the dumps from memory `g` after case `c` ran; messages and "-"
+ * listings go to `out`.  Returns non-zero if one failed. */
+int launch_do_dumps(const launch_case *c, mem_global *g, const launch_dumps *d, launch_text *out);
+
+/* ---- running a case (launch/run.c) ------------------------------------------ */
+
 
 typedef struct launch_run_opts {
     int jobs;                  /* interpreter threads over clusters */
@@ -253,6 +277,9 @@ typedef struct launch_outcome {
  * free with launch_outcome_free. */
 int launch_run_case(launch_case *c, const launch_run_opts *o, const ir_module *mod, launch_outcome *res);
 void launch_outcome_free(launch_outcome *res);
+/* The module at `path`, parsed once per process (shared, read-only; the
+ * cache launch_run_case uses); NULL with *err the diagnostics. */
+const ir_module *launch_module_get(const char *path, const char **err);
 /* Drop the parsed modules of launch_run_case's cache. */
 void launch_modules_free(void);
 /* Parse PTX text (text != NULL, `path` names it in messages) or the file

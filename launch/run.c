@@ -92,7 +92,7 @@ ir_module *launch_parse_ptx(const char *path, const char *text, char **err)
     return m;
 }
 
-static const ir_module *module_get(const char *path, const char **err)
+const ir_module *launch_module_get(const char *path, const char **err)
 {
     pthread_mutex_lock(&mods_mu);
     for (size_t i = 0; i < nmods; i++)
@@ -334,7 +334,7 @@ int launch_run_case(launch_case *c, const launch_run_opts *o, const ir_module *g
         goto done;
     }
     const char *perr = NULL;
-    const ir_module *mod = given ? given : module_get(c->ptx, &perr);
+    const ir_module *mod = given ? given : launch_module_get(c->ptx, &perr);
     if (!mod) {
         launch_tprintf(out, "FAIL %s: %.*s\n", c->name, first_line_len(perr), perr);
         indent_rest(out, perr);

@@ -13,7 +13,7 @@ mkdir -p "$T"
 trap 'rm -rf "$T"' EXIT
 D=tests/launch/ci
 ok() { echo "PASS cli_ci/$1"; }
-bad() { echo "FAIL cli_ci/$1: $2"; }
+bad() { echo "FAIL cli_ci/$1: $(printf '%s' "$2" | tr '\n' ' ')"; }
 # has NAME WANT-STATUS FILE SUBSTRING...: the status (in FILE.rc) and every substring in FILE
 has() {
     name=$1 st=$2 f=$3; shift 3
@@ -44,7 +44,7 @@ while [ $i -lt 100 ] && ! grep -q 'hello_6' "$T/int" 2>/dev/null; do sleep 0.1; 
 sleep 0.3
 kill -INT $pid
 wait $pid; echo $? > "$T/int.rc"
-has sigint 130 "$T/int" "PASS $D/suite.jsonl:7 :: hello_6" "interrupt signal (Ctrl-C)" "every warp:" \
+has sigint 130 "$T/int" "PASS $D/suite.jsonl:7 :: hello_6" "interrupted: by request (Ctrl-C" "every warp:" \
     "interrupted (Ctrl-C): 7 cases not run: hello_0" "7 passed, 1 failed"
 run defaults "$PTXI" test --help
 has default_limits 0 "$T/defaults" "--max-steps N" "(default 4000000000" "--timeout SECONDS" "(default 600"
