@@ -51,38 +51,23 @@ static int tbits_tc(int t)
     }
 }
 
-/* The dense forms sm_90 has (PTX ISA "mma" syntax): shape, A/B element
- * class and the accumulator types allowed. */
-static bool mma_legal(int m, int n, int k, int at, int bt, int ct, int dt)
+/* the dense forms sm_90 has: tc/shapes.def, section 1 */
+static const struct { uint8_t m, n; uint16_t k; uint8_t d, a, b, c, runs; } mma_forms[] = {
+#define TC_MMA(M, N, K, D, A, B, C, RUNS) \
+    { M, N, K, IR_T_##D, IR_T_##A, IR_T_##B, IR_T_##C, RUNS },
+#include "tc/shapes.def"
+#undef TC_MMA
+};
+
+/* the row of (shape, types), or -1 */
+static int mma_form(int m, int n, int k, const uint8_t *types)
 {
-    bool fd = (dt == TC_T_F32 || dt == TC_T_F16) && ct == dt;
-    bool f32acc = dt == TC_T_F32 && ct == TC_T_F32;
-    bool iacc = dt == TC_T_S32 && ct == TC_T_S32;
-    bool i8 = (at == TC_T_S8 || at == TC_T_U8) && (bt == TC_T_S8 || bt == TC_T_U8);
-    bool i4 = (at == TC_T_S4 || at == TC_T_U4) && (bt == TC_T_S4 || bt == TC_T_U4);
-    bool f8 = (at == TC_T_E4M3 || at == TC_T_E5M2) && (bt == TC_T_E4M3 || bt == TC_T_E5M2);
-    bool f64 = at == TC_T_F64 && bt == TC_T_F64 && ct == TC_T_F64 && dt == TC_T_F64;
-    if (m == 16 && n == 8) {
-        switch (k) {
-        case 4: return (at == TC_T_TF32 && bt == TC_T_TF32 && f32acc) || f64;
-        case 8: return (at == TC_T_F16 && bt == TC_T_F16 && fd) ||
-                       (at == TC_T_BF16 && bt == TC_T_BF16 && f32acc) ||
-                       (at == TC_T_TF32 && bt == TC_T_TF32 && f32acc) || f64;
-        case 16: return (at == TC_T_F16 && bt == TC_T_F16 && fd) ||
-                        (at == TC_T_BF16 && bt == TC_T_BF16 && f32acc) || (i8 && iacc) || f64;
-        case 32: return (f8 && (fd && ct == dt)) || (i8 && iacc) || (i4 && iacc);
-        case 64: return i4 && iacc;
-        case 128: case 256: return at == TC_T_B1 && bt == TC_T_B1 && iacc;
-        }
-    } else if (m == 8 && n == 8) {
-        switch (k) {
-        case 4: return f64;
-        case 16: return i8 && iacc;
-        case 32: return i4 && iacc;
-        case 128: return at == TC_T_B1 && bt == TC_T_B1 && iacc;
-        }
-    }
-    return false;
+    for (int i = 0; i < (int)(sizeof mma_forms / sizeof mma_forms[0]); i++)
+        if (mma_forms[i].m == m && mma_forms[i].n == n && mma_forms[i].k == k &&
+            mma_forms[i].d == types[0] && mma_forms[i].a == types[1] &&
+            mma_forms[i].b == types[2] && mma_forms[i].c == types[3])
+            return i;
+    return -1;
 }
 
 static const struct { ir_mod mod; uint8_t m, n; uint16_t k; } shapes[] = {
@@ -113,14 +98,15 @@ bool tc_mma_decode(const ir_instr *in, tc_mma_form *f, char *why, size_t n)
         snprintf(why, n, "mma.sp (sparse) m%un8k%u", f->m, f->kk);
         return false;
     }
-    if (f->m == 8 && f->kk == 4 && f->atype == TC_T_F16) {
-        snprintf(why, n, "mma.m8n8k4 .f16 (the Volta quad-pair layout)");
-        return false;
-    }
-    if (!mma_legal(f->m, f->n, f->kk, f->atype, f->btype, f->ctype, f->dtype)) {
+    int row = mma_form(f->m, f->n, f->kk, in->types);
+    if (row < 0) {
         snprintf(why, n, "mma .m%un%uk%u with types .%s.%s.%s.%s: not an sm_90 form",
                  f->m, f->n, f->kk, ir_types[in->types[0]].name, ir_types[in->types[1]].name,
                  ir_types[in->types[2]].name, ir_types[in->types[3]].name);
+        return false;
+    }
+    if (!mma_forms[row].runs) {
+        snprintf(why, n, "mma.m8n8k4 .f16 (the Volta quad-pair layout)");
         return false;
     }
     f->satfinite = ir_has(in, IR_M_SATFINITE);
