@@ -1535,8 +1535,9 @@ static int exec_vprintf(X *x, uint32_t exec)
             if (k > 0) o += (size_t)k < sizeof out - o ? (size_t)k : sizeof out - o - 1;
         }
         pthread_mutex_lock(&mu);
-        fwrite(out, 1, o, stdout);
-        fflush(stdout);
+        FILE *pf = x->c->plan->launch.printf_out ? x->c->plan->launch.printf_out : stdout;
+        fwrite(out, 1, o, pf);
+        fflush(pf);
         pthread_mutex_unlock(&mu);
         /* return value: the argument count, like the device printf */
         const ir_operand *rets = &x->in->opd[0];
@@ -1698,6 +1699,8 @@ static int exec_ret(X *x, uint32_t exec)
 
 int ip_exec_mem(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, uint32_t group, uint32_t exec);
 int ip_exec_sync(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, uint32_t group, uint32_t exec);
+/* mma.c: mma.sync, ldmatrix, stmatrix, movmatrix; -2 if `in` is none of them */
+int ip_exec_warp_mma(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, uint32_t group, uint32_t exec);
 
 int ip_exec(interp_ctx *c, ip_warp *w, uint32_t group)
 {
@@ -1791,6 +1794,8 @@ int ip_exec(interp_ctx *c, ip_warp *w, uint32_t group)
         r = ip_exec_mem(c, w, in, f, group, exec);
         if (r == -2)
             r = ip_exec_sync(c, w, in, f, group, exec);
+        if (r == -2)
+            r = ip_exec_warp_mma(c, w, in, f, group, exec);
         if (r == -2)
             r = unsupported(&x, NULL);
         if (r == 1)
