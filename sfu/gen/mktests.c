@@ -8,7 +8,8 @@
  * then COUNT Rice-coded (parameter K) zigzag differences.  INPUTS says how
  * the test regenerates the inputs: "binades" (hwref.h r_gen_binades(448, 99),
  * every sign and exponent), "range:LO:STRIDE" (LO + i*STRIDE) for f32
- * forms, whose differences are from hwref.h's r_ref32_suite; "all16" (input i,
+ * forms, whose differences are from hwref.h's r_ref32_suite; "div:SEED"
+ * (pairs of r_gen_div), differences from the quotient rounded once; "all16" (input i,
  * i < 65536) for the 16-bit forms, differences from the previous output.
  * A zigzag value of 24 << K or more is written as 24 one bits and 32 raw bits. */
 #include <stdio.h>
@@ -102,6 +103,31 @@ int main(int argc, char **argv)
         snprintf(inputs, sizeof inputs, "range:%08x:%u", s.x[0], core[k].stride);
         emit(out, core[k].file, inputs, z, n);
         free(z); free(s.x); free(s.y);
+    }
+    /* divisions: the probe's 2^18 pairs (hwref.h r_gen_div, seed 4242),
+     * differences from the quotient rounded once */
+    static const struct { const char *set, *file; } dv[] = {
+        {"v_div_full.u32", "div.full.f32"}, {"v_div_full_ftz.u32", "div.full.ftz.f32"},
+        {"v_div_approx.u32", "div.approx.f32"}, {"v_div_approx_ftz.u32", "div.approx.ftz.f32"},
+    };
+    for (size_t k = 0; k < sizeof dv / sizeof dv[0]; k++) {
+        size_t n = 1u << 18;
+        uint32_t *a = malloc(4 * n), *b = malloc(4 * n), *z = malloc(4 * n);
+        unsigned char *raw = malloc(4 * n);
+        r_gen_div(a, b, n, 4242);
+        char cmd[1200];
+        snprintf(cmd, sizeof cmd, "xz -dc '%s/%s.xz'", dir, dv[k].set);
+        FILE *p = popen(cmd, "r");
+        if (!p || fread(raw, 1, 4 * n, p) != 4 * n) { fprintf(stderr, "%s: short\n", dv[k].set); return 1; }
+        pclose(p);
+        for (size_t i = 0; i < n; i++) {
+            uint32_t zz = raw[i] | (uint32_t)raw[n + i] << 8 | (uint32_t)raw[2 * n + i] << 16 | (uint32_t)raw[3 * n + i] << 24;
+            float q = (float)((double)r_u2f(a[i]) / (double)r_u2f(b[i]));
+            uint32_t ref = q != q ? 0x7fffffffu : r_f2u(q);
+            z[i] = r_zz(r_unzz(zz, ref), ref);   /* the probe stored the same difference */
+        }
+        emit(out, dv[k].file, "div:4242", z, n);
+        free(a); free(b); free(z); free(raw);
     }
     /* the 16-bit forms: all 2^16 inputs, raw outputs from the probe */
     static const struct { const char *set, *file; } h16[] = {

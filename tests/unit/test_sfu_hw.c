@@ -3,8 +3,8 @@
  * tests/hw/sfu/FORM.bin hold the GPU's outputs (written by sfu/gen/mktests.c
  * from a probe run on an H100, format described there) for inputs this test
  * regenerates: every sign and exponent of f32 with 512 mantissas each
- * (first and last 32 and 448 from a seeded generator) and core ranges, and
- * every input of the 16-bit forms.  A form reconstructed bit for bit must
+ * (first and last 32 and 448 from a seeded generator) and core ranges, the
+ * divisions on 2^18 seeded pairs, and every input of the 16-bit forms.  A form reconstructed bit for bit must
  * give every value; a form still computed from the exact function (see
  * sfu/sfu.c) may differ on at most the share the README states, and the
  * count is printed. */
@@ -30,6 +30,10 @@ static uint32_t t_sinf(uint32_t x) { return sfu_sin(x, true); }
 static uint32_t t_cos(uint32_t x) { return sfu_cos(x, false); }
 static uint32_t t_cosf(uint32_t x) { return sfu_cos(x, true); }
 static uint32_t t_tanh(uint32_t x) { return sfu_tanh(x); }
+static uint32_t t_dfull(uint32_t a, uint32_t b) { return sfu_div_full(a, b, false); }
+static uint32_t t_dfullf(uint32_t a, uint32_t b) { return sfu_div_full(a, b, true); }
+static uint32_t t_dappr(uint32_t a, uint32_t b) { return sfu_div_approx(a, b, false); }
+static uint32_t t_dapprf(uint32_t a, uint32_t b) { return sfu_div_approx(a, b, true); }
 static uint32_t t_ex2h(uint32_t x) { return sfu_ex2_f16((uint16_t)x); }
 static uint32_t t_ex2b(uint32_t x) { return sfu_ex2_bf16((uint16_t)x); }
 static uint32_t t_tanhh(uint32_t x) { return sfu_tanh_f16((uint16_t)x); }
@@ -40,39 +44,44 @@ static uint32_t t_tanhb(uint32_t x) { return sfu_tanh_bf16((uint16_t)x); }
  * fails here (README, "Known differences from the H100") */
 static const struct form {
     const char *file, *name;
-    int ref;   /* hwref.h function of the stored differences, -1: previous output */
+    int ref;   /* hwref.h function of the stored differences, -1: previous output, -2: quotient */
     uint32_t (*f)(uint32_t);
     double max_bad;
+    uint32_t (*f2)(uint32_t, uint32_t);   /* divisions */
 } forms[] = {
-    {"rcp.approx.f32", "rcp.approx.f32", F_RCP, t_rcp, 8000},
-    {"rcp.approx.ftz.f32", "rcp.approx.ftz.f32", F_RCPF, t_rcpf, 7900},
-    {"rcp.approx.ftz.f32.core", "rcp.approx.ftz.f32 [1,2)", F_RCPF, t_rcpf, 9500},
-    {"rsqrt.approx.f32", "rsqrt.approx.f32", F_RSQ, t_rsq, 6400},
-    {"rsqrt.approx.ftz.f32", "rsqrt.approx.ftz.f32", F_RSQF, t_rsqf, 6300},
-    {"rsqrt.approx.ftz.f32.core", "rsqrt.approx.ftz.f32 [1,4)", F_RSQF, t_rsqf, 14500},
-    {"sqrt.approx.f32", "sqrt.approx.f32", F_SQRT, t_sqrt, 2600},
-    {"sqrt.approx.ftz.f32", "sqrt.approx.ftz.f32", F_SQRTF, t_sqrtf, 2500},
-    {"sqrt.approx.ftz.f32.core", "sqrt.approx.ftz.f32 [1,4)", F_SQRTF, t_sqrtf, 4800},
-    {"ex2.approx.f32", "ex2.approx.f32", F_EX2, t_ex2, 2600},
-    {"ex2.approx.ftz.f32", "ex2.approx.ftz.f32", F_EX2F, t_ex2f, 2600},
-    {"ex2.approx.ftz.f32.core", "ex2.approx.ftz.f32 [1,2)", F_EX2F, t_ex2f, 16400},
-    {"ex2.approx.ftz.f32.neg", "ex2.approx.ftz.f32 (-2,-1]", F_EX2F, t_ex2f, 16400},
-    {"lg2.approx.f32", "lg2.approx.f32", F_LG2, t_lg2, 1200},
-    {"lg2.approx.ftz.f32", "lg2.approx.ftz.f32", F_LG2F, t_lg2f, 1200},
-    {"lg2.approx.ftz.f32.core", "lg2.approx.ftz.f32 [0.5,2)", F_LG2F, t_lg2f, 112000},
+    {"rcp.approx.f32", "rcp.approx.f32", F_RCP, t_rcp, 8000, NULL},
+    {"rcp.approx.ftz.f32", "rcp.approx.ftz.f32", F_RCPF, t_rcpf, 7900, NULL},
+    {"rcp.approx.ftz.f32.core", "rcp.approx.ftz.f32 [1,2)", F_RCPF, t_rcpf, 9500, NULL},
+    {"rsqrt.approx.f32", "rsqrt.approx.f32", F_RSQ, t_rsq, 6400, NULL},
+    {"rsqrt.approx.ftz.f32", "rsqrt.approx.ftz.f32", F_RSQF, t_rsqf, 6300, NULL},
+    {"rsqrt.approx.ftz.f32.core", "rsqrt.approx.ftz.f32 [1,4)", F_RSQF, t_rsqf, 14500, NULL},
+    {"sqrt.approx.f32", "sqrt.approx.f32", F_SQRT, t_sqrt, 2600, NULL},
+    {"sqrt.approx.ftz.f32", "sqrt.approx.ftz.f32", F_SQRTF, t_sqrtf, 2500, NULL},
+    {"sqrt.approx.ftz.f32.core", "sqrt.approx.ftz.f32 [1,4)", F_SQRTF, t_sqrtf, 4800, NULL},
+    {"ex2.approx.f32", "ex2.approx.f32", F_EX2, t_ex2, 2600, NULL},
+    {"ex2.approx.ftz.f32", "ex2.approx.ftz.f32", F_EX2F, t_ex2f, 2600, NULL},
+    {"ex2.approx.ftz.f32.core", "ex2.approx.ftz.f32 [1,2)", F_EX2F, t_ex2f, 16400, NULL},
+    {"ex2.approx.ftz.f32.neg", "ex2.approx.ftz.f32 (-2,-1]", F_EX2F, t_ex2f, 16400, NULL},
+    {"lg2.approx.f32", "lg2.approx.f32", F_LG2, t_lg2, 1200, NULL},
+    {"lg2.approx.ftz.f32", "lg2.approx.ftz.f32", F_LG2F, t_lg2f, 1200, NULL},
+    {"lg2.approx.ftz.f32.core", "lg2.approx.ftz.f32 [0.5,2)", F_LG2F, t_lg2f, 112000, NULL},
     /* sin/cos: the same SASS with and without .ftz (FMUL.RZ, MUFU): one file each */
-    {"sin.approx.f32", "sin.approx.f32", F_SIN, t_sin, 155200},
-    {"sin.approx.f32", "sin.approx.ftz.f32", F_SIN, t_sinf, 155200},
-    {"sin.approx.ftz.f32.core", "sin.approx.ftz.f32 [1,2)", F_SINF, t_sinf, 605200},
-    {"cos.approx.f32", "cos.approx.f32", F_COS, t_cos, 124200},
-    {"cos.approx.f32", "cos.approx.ftz.f32", F_COS, t_cosf, 124200},
-    {"cos.approx.ftz.f32.core", "cos.approx.ftz.f32 [1,2)", F_COSF, t_cosf, 971200},
-    {"tanh.approx.f32", "tanh.approx.f32", F_TANH, t_tanh, 55500},
-    {"tanh.approx.f32.core", "tanh.approx.f32 [0.5,1)", F_TANH, t_tanh, 988600},
-    {"ex2.approx.f16", "ex2.approx.f16", -1, t_ex2h, 0},
-    {"ex2.approx.ftz.bf16", "ex2.approx.ftz.bf16", -1, t_ex2b, 0},
-    {"tanh.approx.f16", "tanh.approx.f16", -1, t_tanhh, 116200},
-    {"tanh.approx.bf16", "tanh.approx.bf16", -1, t_tanhb, 14500},
+    {"sin.approx.f32", "sin.approx.f32", F_SIN, t_sin, 155200, NULL},
+    {"sin.approx.f32", "sin.approx.ftz.f32", F_SIN, t_sinf, 155200, NULL},
+    {"sin.approx.ftz.f32.core", "sin.approx.ftz.f32 [1,2)", F_SINF, t_sinf, 605200, NULL},
+    {"cos.approx.f32", "cos.approx.f32", F_COS, t_cos, 124200, NULL},
+    {"cos.approx.f32", "cos.approx.ftz.f32", F_COS, t_cosf, 124200, NULL},
+    {"cos.approx.ftz.f32.core", "cos.approx.ftz.f32 [1,2)", F_COSF, t_cosf, 971200, NULL},
+    {"tanh.approx.f32", "tanh.approx.f32", F_TANH, t_tanh, 55500, NULL},
+    {"tanh.approx.f32.core", "tanh.approx.f32 [0.5,1)", F_TANH, t_tanh, 988600, NULL},
+    {"div.full.f32", "div.full.f32", -2, NULL, 7000, t_dfull},
+    {"div.full.ftz.f32", "div.full.ftz.f32", -2, NULL, 7000, t_dfullf},
+    {"div.approx.f32", "div.approx.f32", -2, NULL, 7000, t_dappr},
+    {"div.approx.ftz.f32", "div.approx.ftz.f32", -2, NULL, 6900, t_dapprf},
+    {"ex2.approx.f16", "ex2.approx.f16", -1, t_ex2h, 0, NULL},
+    {"ex2.approx.ftz.bf16", "ex2.approx.ftz.bf16", -1, t_ex2b, 0, NULL},
+    {"tanh.approx.f16", "tanh.approx.f16", -1, t_tanhh, 116200, NULL},
+    {"tanh.approx.bf16", "tanh.approx.bf16", -1, t_tanhb, 14500, NULL},
 };
 
 typedef struct { const unsigned char *b; size_t nbit, pos; } rd;
@@ -122,12 +131,18 @@ static void run_form(const struct form *fm, uint32_t *binades)
     }
     rd r = {buf + hl + 1, 8 * (got - (size_t)hl - 1), 0};
     unsigned long long lo = 0, stride = 0;
-    bool all16 = !strcmp(inputs, "all16"), bin = !strcmp(inputs, "binades");
-    if (!all16 && !bin && sscanf(inputs, "range:%llx:%llu", &lo, &stride) != 2) {
+    bool all16 = !strcmp(inputs, "all16"), bin = !strcmp(inputs, "binades"), div = !strncmp(inputs, "div:", 4);
+    uint32_t *da = NULL, *db = NULL;
+    if (div) {
+        da = malloc(4 * count);
+        db = malloc(4 * count);
+        r_gen_div(da, db, count, strtoull(inputs + 4, NULL, 10));
+    }
+    if (!all16 && !bin && !div && sscanf(inputs, "range:%llx:%llu", &lo, &stride) != 2) {
         printf("FAIL %s: unknown inputs '%s'\n", fm->file, inputs);
         check_failures++;
         free(buf);
-        return;
+        return;   /* not a division: nothing else allocated */
     }
     size_t bad = 0, shown = 0;
     uint32_t prev = 0;
@@ -137,12 +152,20 @@ static void run_form(const struct form *fm, uint32_t *binades)
             printf("FAIL %s: %s ends after %zu of %zu values\n", fm->file, path, i, count);
             check_failures++;
             free(buf);
+            free(da);
+            free(db);
             return;
         }
-        uint32_t x = all16 ? (uint32_t)i : bin ? binades[i] : (uint32_t)(lo + i * stride);
-        uint32_t want = r_unzz((uint32_t)z, fm->ref < 0 ? prev : r_ref32_suite(fm->ref, x));
+        uint32_t x = all16 ? (uint32_t)i : bin ? binades[i] : div ? da[i] : (uint32_t)(lo + i * stride);
+        uint32_t ref = prev;
+        if (fm->ref == -2) {
+            float q = (float)((double)r_u2f(da[i]) / (double)r_u2f(db[i]));
+            ref = q != q ? 0x7fffffffu : r_f2u(q);
+        } else if (fm->ref >= 0)
+            ref = r_ref32_suite(fm->ref, x);
+        uint32_t want = r_unzz((uint32_t)z, ref);
         prev = want;
-        uint32_t got_ = fm->f(x);
+        uint32_t got_ = fm->f2 ? fm->f2(da[i], db[i]) : fm->f(x);
         if (got_ != want) {
             bad++;
             if (fm->max_bad == 0 && shown++ < 5)
@@ -154,6 +177,8 @@ static void run_form(const struct form *fm, uint32_t *binades)
              bad, count, ppm, fm->max_bad);
     CHECK(name, ppm <= fm->max_bad);
     free(buf);
+    free(da);
+    free(db);
 }
 
 int main(void)
