@@ -130,6 +130,37 @@ static uint32_t r_ref32(int f, uint32_t u)
     if (r != r) return 0x7fffffffu;
     return r_f2u((float)r);
 }
+/* the probe's f64 inputs (probe.cu): D 0 rcp.approx.ftz, 1 rsqrt.approx.ftz,
+ * 2 rsqrt.approx; i < 2^21: the high words of [1, 4) (D 2: odd i with a
+ * random low word), then random patterns; *s starts at 77 + D */
+static uint64_t r_gen_f64(int d, uint32_t i, uint64_t *s)
+{
+    if (i < (1u << 21))
+        return 0x3ff0000000000000ull + ((uint64_t)i << 32) + (d == 2 && (i & 1) ? (r_splitmix(s) & 0xffffffffull) : 0);
+    return r_splitmix(s);
+}
+/* the reference of the probe's f64 sets: 1/x or 1/sqrt(x) (D < 2: its high
+ * word), NaN as 0x7fffffff00000000 */
+static uint64_t r_ref64(int d, uint64_t in)
+{
+    double x = r_u2d(in), r = d == 0 ? 1.0 / x : 1.0 / sqrt(x);
+    uint64_t ref = r != r ? 0x7fffffff00000000ull : r_d2u(r);
+    return d < 2 ? ref & 0xffffffff00000000ull : ref;
+}
+
+/* the predictor of the committed f64 suite: r_ref64, except that
+ * rsqrt.approx.f64 of a NaN is the NaN quieted and of a negative number
+ * 0xfff8000000000000 */
+static uint64_t r_pred64(int d, uint64_t in)
+{
+    double x = r_u2d(in);
+    if (d == 2 && x != x)
+        return in | 0x0008000000000000ull;
+    if (d == 2 && x < 0)
+        return 0xfff8000000000000ull;
+    return r_ref64(d, in);
+}
+
 /* the predictor the committed suite (tests/hw/sfu) stores differences
  * from: r_ref32, except that sin/cos take the argument in revolutions as the
  * H100's unit reads it, in fixed point with 25 fraction bits (toward zero) */

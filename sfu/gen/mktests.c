@@ -9,7 +9,9 @@
  * the test regenerates the inputs: "binades" (hwref.h r_gen_binades(448, 99),
  * every sign and exponent), "range:LO:STRIDE" (LO + i*STRIDE) for f32
  * forms, whose differences are from hwref.h's r_ref32_suite; "div:SEED"
- * (pairs of r_gen_div), differences from the quotient rounded once; "all16" (input i,
+ * (pairs of r_gen_div), differences from the quotient rounded once;
+ * "f64:D" (hwref.h r_gen_f64, thinned as below), 64-bit differences from
+ * r_pred64 (the .ftz forms: of the high words); "all16" (input i,
  * i < 65536) for the 16-bit forms, differences from the previous output.
  * A zigzag value of 24 << K or more is written as 24 one bits and 32 raw bits. */
 #include <stdio.h>
@@ -23,31 +25,31 @@ static void put_bit(bits *w, int v)
     if (v) w->b[w->nbit / 8] |= (unsigned char)(1u << (w->nbit % 8));
     w->nbit++;
 }
-static void rice(bits *w, uint32_t z, int k)
+static void rice(bits *w, uint64_t z, int k, int raw)
 {
-    uint32_t qn = z >> k;
+    uint64_t qn = z >> k;
     if (qn >= 24) {
         for (int i = 0; i < 24; i++) put_bit(w, 1);
-        for (int i = 0; i < 32; i++) put_bit(w, (z >> i) & 1);
+        for (int i = 0; i < raw; i++) put_bit(w, (z >> i) & 1);
         return;
     }
-    for (uint32_t i = 0; i < qn; i++) put_bit(w, 1);
+    for (uint64_t i = 0; i < qn; i++) put_bit(w, 1);
     put_bit(w, 0);
     for (int i = 0; i < k; i++) put_bit(w, (z >> i) & 1);
 }
-static size_t cost(const uint32_t *z, size_t n, int k)
+static size_t cost(const uint64_t *z, size_t n, int k, int raw)
 {
     size_t c = 0;
-    for (size_t i = 0; i < n; i++) c += (z[i] >> k) >= 24 ? 56 : (z[i] >> k) + 1 + k;
+    for (size_t i = 0; i < n; i++) c += (z[i] >> k) >= 24 ? 24 + (size_t)raw : (z[i] >> k) + 1 + k;
     return c;
 }
-/* writes FORM's file from zigzag values z[0..n) */
-static void emit(const char *outdir, const char *form, const char *inputs, const uint32_t *z, size_t n)
+/* writes FORM's file from zigzag values z[0..n); an escape carries `raw` bits */
+static void emit64(const char *outdir, const char *form, const char *inputs, const uint64_t *z, size_t n, int raw)
 {
     int bk = 0;
-    for (int k = 1; k < 20; k++) if (cost(z, n, k) < cost(z, n, bk)) bk = k;
-    bits w = {calloc(7 * n + 16, 1), 0};
-    for (size_t i = 0; i < n; i++) rice(&w, z[i], bk);
+    for (int k = 1; k < 20; k++) if (cost(z, n, k, raw) < cost(z, n, bk, raw)) bk = k;
+    bits w = {calloc(11 * n + 16, 1), 0};
+    for (size_t i = 0; i < n; i++) rice(&w, z[i], bk, raw);
     char path[1024];
     snprintf(path, sizeof path, "%s/%s.bin", outdir, form);
     FILE *f = fopen(path, "wb");
@@ -56,6 +58,13 @@ static void emit(const char *outdir, const char *form, const char *inputs, const
     fclose(f);
     printf("%s: %zu inputs, %zu bytes\n", path, n, (w.nbit + 7) / 8);
     free(w.b);
+}
+static void emit(const char *outdir, const char *form, const char *inputs, const uint32_t *z, size_t n)
+{
+    uint64_t *z64 = malloc(8 * n);
+    for (size_t i = 0; i < n; i++) z64[i] = z[i];
+    emit64(outdir, form, inputs, z64, n, 32);
+    free(z64);
 }
 
 int main(int argc, char **argv)
@@ -128,6 +137,37 @@ int main(int argc, char **argv)
         }
         emit(out, dv[k].file, "div:4242", z, n);
         free(a); free(b); free(z); free(raw);
+    }
+    /* f64 forms: the probe's inputs (every 16th of the 2^21 high words of
+     * [1, 4), all 2^16 random patterns); .ftz: differences of the high
+     * words from that of 1/x, 1/sqrt(x); rsqrt.approx.f64: of the whole
+     * double from 1/sqrt(x) (64-bit escapes) */
+    static const char *d64[3][2] = {{"d_rcp_ftz_f64.u64", "rcp.approx.ftz.f64"},
+                                    {"d_rsqrt_ftz_f64.u64", "rsqrt.approx.ftz.f64"},
+                                    {"d_rsqrt_f64.u64", "rsqrt.approx.f64"}};
+    for (int d = 0; d < 3; d++) {
+        size_t n = (1u << 21) + (1u << 16), m = 0;
+        unsigned char *raw = malloc(8 * n);
+        uint64_t *z = malloc(8 * n);
+        char cmd[1200];
+        snprintf(cmd, sizeof cmd, "xz -dc '%s/%s.xz'", dir, d64[d][0]);
+        FILE *p = popen(cmd, "r");
+        if (!p || fread(raw, 1, 8 * n, p) != 8 * n) { fprintf(stderr, "%s: short\n", d64[d][0]); return 1; }
+        pclose(p);
+        uint64_t s = 77 + (uint64_t)d;
+        for (size_t i = 0; i < n; i++) {
+            uint64_t in = r_gen_f64(d, (uint32_t)i, &s), zz = 0;
+            for (int b = 0; b < 8; b++) zz |= (uint64_t)raw[b * n + i] << (8 * b);
+            uint64_t ref = r_ref64(d, in), hw = ref + ((zz >> 1) ^ (0 - (zz & 1)));
+            if (i < (1u << 21) && i % 16)
+                continue;
+            int64_t df = (int64_t)(hw - r_pred64(d, in));
+            if (d < 2)
+                df >>= 32;   /* both low words are 0 */
+            z[m++] = ((uint64_t)df << 1) ^ (uint64_t)(df >> 63);
+        }
+        emit64(out, d64[d][1], d == 2 ? "f64:2" : d ? "f64:1" : "f64:0", z, m, 64);
+        free(raw); free(z);
     }
     /* the 16-bit forms: all 2^16 inputs, raw outputs from the probe */
     static const struct { const char *set, *file; } h16[] = {

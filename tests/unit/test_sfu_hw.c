@@ -92,20 +92,83 @@ static int get_bit(rd *r)
     r->pos++;
     return v;
 }
-/* one Rice-coded value; -1 past the end */
-static int64_t get_rice(rd *r, int k)
+/* one Rice-coded value (an escape carries `raw` bits); -1 past the end */
+static int get_rice(rd *r, int k, int raw, uint64_t *out)
 {
-    uint32_t q = 0, z = 0;
+    uint64_t q = 0, z = 0;
     int b = 0;
     while (q < 24 && (b = get_bit(r)) == 1) q++;
     if (b < 0) return -1;
     if (q == 24) {
-        for (int i = 0; i < 32; i++) { if ((b = get_bit(r)) < 0) return -1; z |= (uint32_t)b << i; }
-        return z;
+        for (int i = 0; i < raw; i++) { if ((b = get_bit(r)) < 0) return -1; z |= (uint64_t)b << i; }
+        *out = z;
+        return 0;
     }
-    for (int i = 0; i < k; i++) { if ((b = get_bit(r)) < 0) return -1; z |= (uint32_t)b << i; }
-    return ((int64_t)q << k) | z;
+    for (int i = 0; i < k; i++) { if ((b = get_bit(r)) < 0) return -1; z |= (uint64_t)b << i; }
+    *out = (q << k) | z;
+    return 0;
 }
+
+/* the f64 forms: all of tests/hw/sfu/FORM.bin, "f64:D" inputs (hwref.h
+ * r_gen_f64: every 16th of the 2^21 high words of [1, 4), then 2^16 random
+ * patterns); max_bad as for the others */
+static void run_f64(const char *form, int d, uint64_t (*f)(uint64_t), double max_bad)
+{
+    char path[256], name[300];
+    snprintf(path, sizeof path, "tests/hw/sfu/%s.bin", form);
+    FILE *fp = fopen(path, "rb");
+    if (!fp) { printf("FAIL %s: cannot open %s\n", form, path); check_failures++; return; }
+    fseek(fp, 0, SEEK_END);
+    long sz = ftell(fp);
+    fseek(fp, 0, SEEK_SET);
+    unsigned char *buf = malloc((size_t)sz + 1);
+    size_t got = fread(buf, 1, (size_t)sz, fp);
+    fclose(fp);
+    buf[got] = 0;
+    char hform[64], inputs[64];
+    size_t count = 0;
+    int k = 0, hl = 0;
+    char want_in[16];
+    snprintf(want_in, sizeof want_in, "f64:%d", d);
+    if (sscanf((char *)buf, "ptxi-sfu/1 %63s %63s %zu %d%n", hform, inputs, &count, &k, &hl) != 4 || buf[hl] != '\n' ||
+        strcmp(hform, form) || strcmp(inputs, want_in) || k < 0 || k > 24) {
+        printf("FAIL %s: %s: bad header\n", form, path);
+        check_failures++;
+        free(buf);
+        return;
+    }
+    rd r = {buf + hl + 1, 8 * (got - (size_t)hl - 1), 0};
+    uint64_t s = 77 + (uint64_t)d;
+    size_t bad = 0, shown = 0, i = 0, done = 0;
+    for (; done < count && i < (1u << 21) + (1u << 16); i++) {
+        uint64_t x = r_gen_f64(d, (uint32_t)i, &s), z;
+        if (i < (1u << 21) && i % 16)
+            continue;
+        if (get_rice(&r, k, 64, &z)) break;
+        int64_t df = (int64_t)((z >> 1) ^ (0 - (z & 1)));
+        uint64_t want = r_pred64(d, x) + (d < 2 ? (uint64_t)df << 32 : (uint64_t)df), g = f(x);
+        done++;
+        if (g != want) {
+            bad++;
+            if (max_bad == 0 && shown++ < 5)
+                printf("# %s(0x%016" PRIx64 "): ptxi 0x%016" PRIx64 ", H100 0x%016" PRIx64 "\n", form, x, g, want);
+        }
+    }
+    if (done != count) {
+        printf("FAIL %s: %s ends after %zu of %zu values\n", form, path, done, count);
+        check_failures++;
+        free(buf);
+        return;
+    }
+    double ppm = 1e6 * (double)bad / (double)count;
+    snprintf(name, sizeof name, "%s: %zu of %zu inputs differ from the H100 (%.1f per million, allowed %.0f)", form, bad,
+             count, ppm, max_bad);
+    CHECK(name, ppm <= max_bad);
+    free(buf);
+}
+static uint64_t t_rcp64(uint64_t x) { return sfu_rcp_f64(x); }
+static uint64_t t_rsq64f(uint64_t x) { return sfu_rsqrt_f64(x, true); }
+static uint64_t t_rsq64(uint64_t x) { return sfu_rsqrt_f64(x, false); }
 
 static void run_form(const struct form *fm, uint32_t *binades)
 {
@@ -147,8 +210,8 @@ static void run_form(const struct form *fm, uint32_t *binades)
     size_t bad = 0, shown = 0;
     uint32_t prev = 0;
     for (size_t i = 0; i < count; i++) {
-        int64_t z = get_rice(&r, k);
-        if (z < 0) {
+        uint64_t z;
+        if (get_rice(&r, k, 32, &z)) {
             printf("FAIL %s: %s ends after %zu of %zu values\n", fm->file, path, i, count);
             check_failures++;
             free(buf);
@@ -187,6 +250,9 @@ int main(void)
     r_gen_binades(binades, 448, 99);
     for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++)
         run_form(&forms[i], binades);
+    run_f64("rcp.approx.ftz.f64", 0, t_rcp64, 2200);
+    run_f64("rsqrt.approx.ftz.f64", 1, t_rsq64f, 2800);
+    run_f64("rsqrt.approx.f64", 2, t_rsq64, 10);
     free(binades);
     CHECK_DONE();
 }
