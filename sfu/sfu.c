@@ -34,7 +34,7 @@ static inline uint32_t out32(float r, bool ftz)
  * for bit yet.  RCP, RSQ, SQRT, EX2 and LG2 are the exact value plus a
  * measured correction (tables.c: a line per 1/1024 of the input range,
  * fitted to the GPU's outputs), rounded once; SIN, COS and TANH are the
- * exact value rounded once.  README, "Known differences from the H100", has the rates. */
+ * exact value (of the argument as the unit reads it) rounded once.  README, "Known differences from the H100", has the rates. */
 
 enum { C_RCP, C_RSQ, C_SQRT, C_EX2, C_LG2, C_SIN, C_COS, C_TANH };
 
@@ -156,7 +156,12 @@ static uint32_t core(int fn, uint32_t x)
         r = fn == C_SIN ? sin(f) : cos(f);
         break;
     }
-    default: return f2u((float)tanh(a));
+    /* TANH: x itself for |x| <= 2^-8; above, the input's low 4 mantissa
+     * bits are ignored (H100: the result is constant over each 16 inputs) */
+    default:
+        if ((x & 0x7fffffffu) <= 0x3b800000u)
+            return x;
+        return f2u((float)tanh((double)u2f(x & ~0xfu)));
     }
     return out32((float)r, true);
 }
