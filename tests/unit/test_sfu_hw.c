@@ -66,8 +66,8 @@ static const struct form {
     {"lg2.approx.ftz.f32", "lg2.approx.ftz.f32", F_LG2F, t_lg2f, 1200, NULL},
     {"lg2.approx.ftz.f32.core", "lg2.approx.ftz.f32 [0.5,2)", F_LG2F, t_lg2f, 112000, NULL},
     /* sin/cos: the same SASS with and without .ftz (FMUL.RZ, MUFU): one file each */
-    {"sin.approx.f32", "sin.approx.f32", F_SIN, t_sin, 155200, NULL},
-    {"sin.approx.f32", "sin.approx.ftz.f32", F_SIN, t_sinf, 155200, NULL},
+    {"sin.approx.f32", "sin.approx.f32", F_SIN, t_sin, 116700, NULL},
+    {"sin.approx.f32", "sin.approx.ftz.f32", F_SIN, t_sinf, 116700, NULL},
     {"sin.approx.ftz.f32.core", "sin.approx.ftz.f32 [1,2)", F_SINF, t_sinf, 605200, NULL},
     {"cos.approx.f32", "cos.approx.f32", F_COS, t_cos, 124200, NULL},
     {"cos.approx.f32", "cos.approx.ftz.f32", F_COS, t_cosf, 124200, NULL},
