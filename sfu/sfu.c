@@ -232,9 +232,7 @@ static uint32_t mul_rz_inv2pi(uint32_t x)
 {
     double p = (double)u2f(x) * (double)u2f(0x3e22f983u);   /* exact: 24 x 24 bits */
     float f = (float)p;
-    if (fabs((double)f) > fabs(p))
-        f = nextafterf(f, 0.0f);
-    return f2u(f);
+    return f2u(f) - (fabs((double)f) > fabs(p));   /* toward zero: one step down in magnitude */
 }
 uint32_t sfu_sin(uint32_t x, bool ftz) { (void)ftz; return core(C_SIN, mul_rz_inv2pi(x)); }
 uint32_t sfu_cos(uint32_t x, bool ftz) { (void)ftz; return core(C_COS, mul_rz_inv2pi(x)); }
