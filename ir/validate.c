@@ -15,6 +15,7 @@
 #include <string.h>
 #include <stdarg.h>
 #include "ir/ir.h"
+#include "tc/wgmma.h"
 
 typedef struct {
     const ir_function *f;
@@ -850,6 +851,24 @@ int ir_validate_instr(const ir_module *m, const ir_function *f, const ir_instr *
         break;
     case IR_OP_FENCE:
         check_fence(&c);
+        break;
+    case IR_OP_WGMMA_MMA_ASYNC: {
+        tc_wg_form wf;
+        char why[200];
+        int k;
+        if (tc_wgmma_decode(in, &wf, &k, why, sizeof why)) {
+            if (k < 0)
+                verr(&c, "%s: %s", mn(&c), why);
+            else
+                verr_opd(&c, (unsigned)k, "%s: %s", mn(&c), why);
+        }
+        break;
+    }
+    case IR_OP_WGMMA_FENCE: case IR_OP_WGMMA_COMMIT_GROUP: case IR_OP_WGMMA_WAIT_GROUP:
+        if (!ir_has(in, IR_M_SYNC) || !ir_has(in, IR_M_ALIGNED))
+            verr(&c, "%s needs .sync.aligned", mn(&c));
+        else if (in->op == IR_OP_WGMMA_WAIT_GROUP && in->opd[0].kind != IR_OPD_IMM)
+            verr_opd(&c, 0, "%s needs an integer constant operand", mn(&c));
         break;
     case IR_OP_BARRIER_CLUSTER:
         if (ir_has(in, IR_M_ARRIVE) == ir_has(in, IR_M_WAIT))
