@@ -267,9 +267,11 @@ static int smem_race(interp_ctx *c, ip_warp *w, int lane, int cta, uint32_t off,
     int ngr = (t->nwarps + 3) / 4;
     for (int g = 0; g < ngr; g++) {
         ip_wg *wg = &t->wg[g];
+        /* a wait_group by any warp of the group that covers a record means
+         * the operation is complete: its read window closes there */
         uint32_t from = wg->waited[0];
         for (int j = 1; j < 4; j++)
-            if (wg->waited[j] < from)
+            if (wg->waited[j] > from)
                 from = wg->waited[j];
         uint32_t to = 0;
         for (int j = 0; j < 4; j++)
