@@ -109,8 +109,21 @@ def kernel(c):
     else:
         ty = ".%s.%s.%s" % (dt, at, bt)
     L.append("  wgmma.fence.sync.aligned;")
-    L.append("  wgmma.mma_async%s.sync.aligned.%s%s %s, %s, %%rd12%s, %%p2%s;" % (mods, shape, ty, dregs, aop, spop, tail))
-    L.append("  wgmma.commit_group.sync.aligned;")
+    chain = c.get("chain", [(0, 0)])
+    for i, (oa, ob) in enumerate(chain):
+        a_i, b_i = aop, "%rd12"
+        if oa or ob:
+            L.append("  add.u64 %%rd14, %%rd11, %d; add.u64 %%rd15, %%rd12, %d;" % (oa, ob))
+            a_i = "%rd14" if c["asrc"] == "desc" else aop
+            b_i = "%rd15"
+        sd = "%p2" if i == 0 else "1"
+        L.append("  wgmma.mma_async%s.sync.aligned.%s%s %s, %s, %s%s, %s%s;" % (mods, shape, ty, dregs, a_i, b_i, spop, sd, tail))
+        if c.get("pipe"):
+            L.append("  wgmma.commit_group.sync.aligned;")
+    if not c.get("pipe"):
+        L.append("  wgmma.commit_group.sync.aligned;")
+    else:
+        L.append("  wgmma.wait_group.sync.aligned %d;" % (len(chain) - 1))
     L.append("  wgmma.wait_group.sync.aligned 0;")
     L.append("  mul.wide.u32 %%rd13, %%r1, %d; add.u64 %%rd13, %%rd13, %%rd2;" % (nd * 4))
     for i in range(nd):
@@ -120,13 +133,13 @@ def kernel(c):
     return "\n".join(L)
 
 
-def case_json(c, seed):
+def case_json(c, seed, ptx="wgmma_sm90a.ptx"):
     nd = nregs(c["dt"], c["n"])
     mi, oi = c.get("imask", MASK[c["at"]])
     mc, oc = c.get("cmask", CMASK[c["dt"]])
     mm, om = c.get("meta", (0, 0))
     return {"format": "ptxi-launch/1", "name": c["name"], "description": c["desc"],
-            "ptx": "wgmma_sm90a.ptx", "kernel": "k_" + c["name"], "grid": [1, 1, 1], "block": [128, 1, 1],
+            "ptx": ptx, "kernel": "k_" + c["name"], "grid": [1, 1, 1], "block": [128, 1, 1],
             "buffers": [{"name": "in", "bytes": IN_BYTES, "init": {"hash32": seed}},
                         {"name": "out", "bytes": 128 * nd * 4, "init": {"fill": 165}}],
             "params": [{"pointer": "in"}, {"pointer": "out"}, {"u64": "0x%016x" % c["da"]}, {"u64": "0x%016x" % c["db"]},
@@ -295,13 +308,66 @@ def cases():
     return C
 
 
+def cases2():
+    """round 2 of the layout questions (second module, so the first stays as the H100 ran it)"""
+    C = []
+
+    def add(name, d, **kw):
+        c = dict(name=name, desc=d, n=16, at="f16", bt="f16", dt="f32", asrc="desc")
+        c.update(kw)
+        C.append(c)
+    add("chain4_sw128", "4 chained wgmmas (K 64), K-major 128B, start +32 bytes per K block, one group",
+        chain=[(0, 0), (2, 2), (4, 4), (6, 6)], da=kmaj("128", 0, 64), db=kmaj("128", B0, 16))
+    add("pipe2_mn", "2 wgmmas in 2 groups, wait_group 1 then 0, MN-major 128B, next K block +2048",
+        pipe=1, n=64, ta=1, tb=1, chain=[(0, 0), (128, 128)], da=mnmaj("128", 0, 64), db=mnmaj("128", B0, 64))
+    add("chain2_areg_sd0", "A from registers, first wgmma scale-d 0, second accumulates", asrc="regs", sd=0,
+        chain=[(0, 0), (0, 2)], da=0, db=kmaj("64", B0, 16))
+    m_f16 = (0x55555555, 0x88888888)
+    add("sp_f16_sw32_lbo", "sparse f16, B K-major 32B (64-byte rows) LBO 4096", sp=0, meta=m_f16,
+        da=kmaj("32", 0, 64), db=kmaj("32", B0, 16, lbo=4096))
+    add("sp_f16_sw32_lbo0", "sparse f16, B K-major 32B, LBO 0", sp=1, meta=m_f16,
+        da=kmaj("32", 0, 64), db=kmaj("32", B0, 16))
+    add("sp_bf16_mnA", "sparse bf16, A MN-major 64B, B K-major 128B", at="bf16", bt="bf16", sp=1, meta=m_f16, ta=1,
+        da=mnmaj("64", 0, 64), db=kmaj("128", B0, 16))
+    add("sp_tf32_areg", "sparse tf32, A from registers", at="tf32", bt="tf32", sp=1, meta=(0xAAAAAAAA, 0x44444444),
+        asrc="regs", da=0, db=kmaj("64", B0, 16))
+    add("sp_s8_none", "sparse s8, interleave", at="s8", bt="s8", dt="s32", sp=0, meta=m_f16,
+        da=kmaj("none", 0, 64), db=kmaj("none", B0, 16))
+    add("f16_k_sw32_lbo", "dense K-major 32B with LBO 8192 (ignored?)", da=kmaj("32", 0, 64, lbo=8192),
+        db=kmaj("32", B0, 16, lbo=8192))
+    add("e4m3_none_var", "e4m3 interleave LBO 2048 SBO 384", at="e4m3", bt="e4m3",
+        da=kmaj("none", 0, 64, lbo=2048, sbo=384), db=kmaj("none", B0, 16, lbo=3072, sbo=256))
+    add("b1_areg", "b1 and.popc, A from registers", at="b1", bt="b1", dt="s32", asrc="regs", da=0, db=kmaj("64", B0, 16))
+    add("s8_sat_areg", "s8 satfinite, A from registers, C near 2^31", at="s8", bt="s8", dt="s32", sat=1,
+        cmask=(0x8000FFFF, 0x7FFF0000), asrc="regs", da=0, db=kmaj("128", B0, 16))
+    add("f16_d16_sd0_areg", "f16 D, scale-d 0, A from registers", dt="f16", sd=0, asrc="regs", da=0, db=kmaj("128", B0, 16))
+    add("e4m3_nega_d16", "e4m3 -> f16 D, imm-scale-a -1", at="e4m3", bt="e4m3", dt="f16", na=-1,
+        da=kmaj("128", 0, 64), db=kmaj("128", B0, 16))
+    add("f16_d16_negb_mn", "f16 D, imm-scale-b -1, MN-major", dt="f16", nb=-1, ta=1, tb=1, n=64,
+        da=mnmaj("64", 0, 64), db=mnmaj("64", B0, 64))
+    add("f16_base_sw128_r7_b7", "K-major 128B, start +7 rows, base offset 7", da=kmaj("128", 896, 64, base=7),
+        db=kmaj("128", B0 + 896, 16, base=7))
+    add("f16_base_sw128_r0_b3_k", "K-major 128B, start aligned +32 (K block), base offset 3",
+        da=kmaj("128", 32, 64, base=3), db=kmaj("128", B0 + 32, 16, base=3))
+    add("f16_base_mn64_r1_b1", "MN-major 64B, start +128, base offset 1", n=32, ta=1, tb=1,
+        da=mnmaj("64", 128, 64, base=1), db=mnmaj("64", B0 + 128, 32, base=1))
+    add("f16_start_odd", "K-major interleave, start +16 bytes (unaligned to 128)", da=kmaj("none", 16, 64),
+        db=kmaj("none", B0 + 48, 16))
+    return C
+
+
 if __name__ == "__main__":
     import sys
     cs = cases()
     head = ".version 8.4\n.target sm_90a\n.address_size 64\n\n.shared .align 1024 .b8 smem[%d];\n\n" % SMEM
     open("wgmma_sm90a.ptx", "w").write(head + "\n\n".join(kernel(c) for c in cs) + "\n")
+    cs2 = cases2()
+    open("wgmma2_sm90a.ptx", "w").write(head + "\n\n".join(kernel(c) for c in cs2) + "\n")
     with open("cases.jsonl", "w") as f:
         for i, c in enumerate(cs):
             f.write(json.dumps(case_json(c, 1000 + i), separators=(",", ":")) + "\n")
+        for i, c in enumerate(cs2):
+            f.write(json.dumps(case_json(c, 2000 + i, "wgmma2_sm90a.ptx"), separators=(",", ":")) + "\n")
+    cs = cs + cs2
     tot = sum(128 * nregs(c["dt"], c["n"]) * 4 for c in cs)
     print(len(cs), "cases,", tot, "expected bytes")
