@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "interp/internal.h"
+#include "interp/fp.h"
 
 #define FOR_LANES(m, l) for (uint32_t m_ = (m), l; m_ && ((l = (uint32_t)__builtin_ctz(m_)), 1); m_ &= m_ - 1)
 #define IP_WG_RECS 64
@@ -617,4 +618,145 @@ int ip_wgmma_exec(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, ui
     }
     FOR_LANES(group, l) w->pc[l]++;
     return 1;
+}
+
+/* ---- debugger views -------------------------------------------------------------- */
+
+#define APPEND(...) do { if (at < n) at += (size_t)snprintf(buf + at, n - at, __VA_ARGS__); } while (0)
+
+int interp_wgmma_describe(const interp_ctx *c, char *buf, size_t n)
+{
+    size_t at = 0;
+    int count = 0;
+    if (n)
+        buf[0] = 0;
+    if (!c->have_cl)
+        return 0;
+    for (int t = 0; t < c->cl.ncta; t++) {
+        const ip_cta *cta = &c->cl.ctas[t];
+        if (!cta->wg)
+            continue;
+        for (int g = 0; g < (cta->nwarps + 3) / 4; g++) {
+            const ip_wg *wg = &cta->wg[g];
+            uint32_t from = UINT32_MAX, to = 0;
+            for (int j = 0; j < 4; j++) {
+                if (wg->waited[j] < from)
+                    from = wg->waited[j];
+                if (wg->next[j] > to)
+                    to = wg->next[j];
+            }
+            for (uint32_t s = from; s < to; s++) {
+                const ip_wg_rec *r = &wg->rec[s % IP_WG_RECS];
+                if (r->seq != s || !r->issued)
+                    continue;
+                const tc_wg_form *f = &c->plan->wgf[r->func][r->pc];
+                const ir_function *fn = ip_func(c, r->func);
+                const ir_instr *in = &fn->instrs[r->pc];
+                char w[300], d[160];
+                interp_where(c, r->func, r->pc, w, sizeof w);
+                count++;
+                APPEND("CTA slot %d warpgroup %d (warps %d-%d) wgmma #%u, commit group %u: %s\n", t, g, 4 * g,
+                       4 * g + 3, s, r->group, w);
+                APPEND("    m64n%uk%u .%s += .%s x .%s%s%s%s%s%s, scale-d %d\n", f->n, f->k, tc_type_name(f->dtype),
+                       tc_type_name(f->atype), tc_type_name(f->btype), f->sparse ? " .sp" : "",
+                       f->satfinite ? " .satfinite" : "", f->neg_a < 0 ? " -A" : "", f->neg_b < 0 ? " -B" : "",
+                       f->trans_a || f->trans_b ? (f->trans_a && f->trans_b ? " A,B MN-major"
+                                                   : f->trans_a ? " A MN-major" : " B MN-major") : "",
+                       r->scale_d);
+                if (r->issued != 0xF)
+                    APPEND("    issued by warps%s%s%s%s of 4; not in flight until all have\n",
+                           r->issued & 1 ? " 0" : "", r->issued & 2 ? " 1" : "", r->issued & 4 ? " 2" : "",
+                           r->issued & 8 ? " 3" : "");
+                else
+                    APPEND("    %s\n", r->landed ? "landed (results in the registers), not yet waited for"
+                                                 : "in flight: operands not yet read, D not yet written");
+                if (f->a_regs)
+                    APPEND("    A: registers %s..%s (fragment)\n", fn->regs[vec_elem(fn, &in->opd[1], 0)->u.reg].name,
+                           fn->regs[vec_elem(fn, &in->opd[1], 3)->u.reg].name);
+                else
+                    APPEND("    A: descriptor 0x%016llx: %s\n", (unsigned long long)r->desc_a,
+                           tc_desc_describe(r->desc_a, d, sizeof d));
+                APPEND("    B: descriptor 0x%016llx: %s\n", (unsigned long long)r->desc_b,
+                       tc_desc_describe(r->desc_b, d, sizeof d));
+                APPEND("    writes D: %s..%s (%u registers a thread)\n", fn->regs[vec_elem(fn, &in->opd[0], 0)->u.reg].name,
+                       fn->regs[vec_elem(fn, &in->opd[0], f->nd - 1u)->u.reg].name, f->nd);
+            }
+        }
+    }
+    return count;
+}
+
+static void elem_str(int t, uint32_t v, char *s, size_t n)
+{
+    switch (t) {
+    case TC_T_F32: case TC_T_TF32: { float x; memcpy(&x, &v, 4); snprintf(s, n, "%g", (double)x); break; }
+    case TC_T_F16: { snprintf(s, n, "%g", (double)fp_f16_to_f32((uint16_t)v)); break; }
+    case TC_T_BF16: { uint32_t u = v << 16; float x; memcpy(&x, &u, 4); snprintf(s, n, "%g", (double)x); break; }
+    case TC_T_E4M3: snprintf(s, n, "%g", (double)fp_f16_to_f32(fp_e4m3_to_f16((uint8_t)v))); break;
+    case TC_T_E5M2: snprintf(s, n, "%g", (double)fp_f16_to_f32(fp_e5m2_to_f16((uint8_t)v))); break;
+    case TC_T_S8: snprintf(s, n, "%d", (int)(int8_t)v); break;
+    case TC_T_U8: snprintf(s, n, "%u", v & 0xFF); break;
+    case TC_T_S32: snprintf(s, n, "%d", (int)v); break;
+    default: snprintf(s, n, "0x%x", v); break;
+    }
+}
+
+int interp_wgmma_matrix(const interp_ctx *c, int cta, int warp, int func, uint32_t pc, char which, char *buf,
+                        size_t n)
+{
+    size_t at = 0;
+    if (!c->have_cl || cta < 0 || cta >= c->cl.ncta || func < 0 || !c->plan->wgf[func] ||
+        pc >= ip_func(c, func)->ninstrs || ip_func(c, func)->instrs[pc].op != IR_OP_WGMMA_MMA_ASYNC) {
+        snprintf(buf, n, "no wgmma.mma_async there");
+        return -1;
+    }
+    const ip_cta *t = &c->cl.ctas[cta];
+    int g = warp / 4;
+    if (g * 4 + 4 > t->nwarps) {
+        snprintf(buf, n, "warp %d is not in a whole warpgroup", warp);
+        return -1;
+    }
+    const tc_wg_form *f = &c->plan->wgf[func][pc];
+    const ir_function *fn = ip_func(c, func);
+    const ir_instr *in = &fn->instrs[pc];
+    if (which == 'a' && !f->a_regs) {
+        snprintf(buf, n, "this wgmma.mma_async takes A from shared memory (a descriptor), not from registers");
+        return -1;
+    }
+    uint32_t rows = 64, cols = which == 'a' ? (f->sparse ? f->k / 2u : f->k) : f->n;
+    int et = which == 'a' ? f->atype : f->dtype;
+    if (et == TC_T_B1)
+        cols /= 32;   /* words of 32 elements */
+    APPEND("%s of %s (warpgroup %d of CTA slot %d), %u x %u .%s%s:\n", which == 'a' ? "A fragment" : "accumulators D",
+           "wgmma.mma_async", g, cta, rows, cols, tc_type_name(et), et == TC_T_B1 ? " (32 elements a word)" : "");
+    for (uint32_t r = 0; r < rows; r++) {
+        APPEND("%3u:", r);
+        for (uint32_t k = 0; k < cols; k++) {
+            uint32_t th, reg, sub;
+            const ir_operand *v;
+            if (which == 'a') {
+                tc_wgmma_a_where(f, r, et == TC_T_B1 ? k * 32 : k, &th, &reg, &sub);
+                v = vec_elem(fn, &in->opd[1], reg);
+            } else {
+                tc_wgmma_d_where(f, r, k, &th, &reg, &sub);
+                v = vec_elem(fn, &in->opd[0], reg);
+            }
+            const ip_warp *w = &t->warps[g * 4 + (int)(th / 32)];
+            uint32_t lane = th % 32;
+            const ip_frame *fr = &w->frames[w->fr[lane]];
+            uint32_t val = v->kind == IR_OPD_REG && fr->func == func ? (uint32_t)fr->regs[v->u.reg * IP_WARP + lane]
+                                                                     : (uint32_t)v->u.imm;
+            if (which == 'a')
+                val = et == TC_T_B1 ? val : (val >> sub) & (tc_type_bits(et) >= 32 ? ~0u : (1u << tc_type_bits(et)) - 1);
+            else if (et == TC_T_F16)
+                val = (val >> (16 * sub)) & 0xFFFF;
+            char s[32];
+            elem_str(et, val, s, sizeof s);
+            APPEND(" %9s", s);
+        }
+        APPEND("\n");
+    }
+    if (at >= n && n > 20)
+        snprintf(buf + n - 20, 20, "\n... (truncated)\n");
+    return 0;
 }
