@@ -532,6 +532,7 @@ int interp_run(const interp_launch *l, interp_result *res)
         if (wk[j].c) {
             ip_cluster_free(wk[j].c);
             free(wk[j].c->ops);
+            ip_wgmma_ctx_free(wk[j].c);
             free(wk[j].c);
         }
     free(wk);
