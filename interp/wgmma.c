@@ -216,21 +216,6 @@ static const ir_operand *vec_elem(const ir_function *fn, const ir_operand *v, ui
     return &fn->vecpool[v->u.vec.first + i];
 }
 
-/* the descriptor's footprint, roughly: from its start to the farthest byte
- * the canonical layouts reach for this shape */
-static void footprint(const tc_wg_form *f, uint64_t desc, bool is_a, uint32_t *lo, uint32_t *hi)
-{
-    tc_desc d = tc_desc_decode(desc);
-    uint32_t rows = is_a ? 64 : f->n;
-    uint32_t kb = (uint32_t)f->k * tc_type_bits(is_a ? f->atype : f->btype) / 8 / (is_a && f->sparse ? 2 : 1);
-    uint32_t ext = (rows / 8 + 1) * (d.sbo + d.lbo + 1024) + kb * 64;
-    uint32_t s = d.start & ~1023u;
-    if (s < *lo)
-        *lo = s;
-    if (s + ext > *hi)
-        *hi = s + ext;
-}
-
 /* ---- shared memory: generic writes and read windows -------------------------------- */
 
 static void note_write(interp_ctx *c, ip_warp *w, int lane, int cta, uint32_t off, uint32_t n)
@@ -282,9 +267,6 @@ static int smem_race(interp_ctx *c, ip_warp *w, int lane, int cta, uint32_t off,
             const ip_wg_rec *r = &wg->rec[s % IP_WG_RECS];
             if (r->seq != s || !r->issued || off + n <= r->lo || off >= r->hi)
                 continue;
-            const tc_wg_form *f = form_of(c, r->func, r->pc);
-            /* exact check: does the write hit a byte the MMA reads? */
-            (void)f;
             char a[300];
             where(c, r->func, r->pc, a, sizeof a);
             return ip_error(c, INTERP_FAULT, w, lane, c->xfunc, c->xpc,
@@ -499,9 +481,9 @@ static int issue(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, uin
         if (!fo->a_regs)
             r->desc_a = ip_opd(c, w, f, in, fo->o_a, 0);
         r->scale_d = ip_opd(c, w, f, in, fo->o_scale, 0) != 0;
-        footprint(fo, r->desc_b, false, &r->lo, &r->hi);
+        tc_wgmma_footprint(fo, r->desc_b, false, &r->lo, &r->hi);
         if (!fo->a_regs)
-            footprint(fo, r->desc_a, true, &r->lo, &r->hi);
+            tc_wgmma_footprint(fo, r->desc_a, true, &r->lo, &r->hi);
     } else if (r->func != f->func || r->pc != c->xpc || r->group != s->commits[j]) {
         char a[300], b[300];
         int first = __builtin_ctz(r->issued);
@@ -521,8 +503,6 @@ static int issue(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, uin
     w->wg_busy++;
     /* generic writes not fenced for the async proxy, in what it reads */
     if (t->wg_dirty && t->wg_dirty->w) {
-        tc_desc ds[2] = { tc_desc_decode(r->desc_b), tc_desc_decode(r->desc_a) };
-        (void)ds;
         for (uint32_t k = r->lo / 16; k < r->hi / 16 && k < t->wg_dirty->n; k++) {
             uint64_t tag = t->wg_dirty->w[k];
             if (!tag)

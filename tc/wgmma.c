@@ -250,6 +250,24 @@ static uint32_t addr_mn(const tc_desc *d, uint32_t mb, uint32_t k)
     return swz(a, d->swizzle);
 }
 
+void tc_wgmma_footprint(const tc_wg_form *f, uint64_t desc, bool is_a, uint32_t *lo, uint32_t *hi)
+{
+    /* every term of the address grows with the row and K indices, and the
+     * swizzle only permutes 16-byte chunks inside a 128-byte line: the last
+     * element's line bounds the operand */
+    tc_desc d = tc_desc_decode(desc);
+    int t = is_a ? f->atype : f->btype;
+    unsigned bits = tc_type_bits(t);
+    uint32_t rows = is_a ? 64 : f->n, kn = is_a && f->sparse ? f->k / 2u : f->k;
+    bool mn = is_a ? f->trans_a : f->trans_b;
+    uint32_t last = mn ? addr_mn(&d, (rows - 1) * bits / 8, kn - 1) : addr_k(&d, rows - 1, (kn - 1) * bits / 8);
+    uint32_t a0 = d.start & ~127u, a1 = (last | 127u) + 1;
+    if (a0 < *lo)
+        *lo = a0;
+    if (a1 > *hi)
+        *hi = a1;
+}
+
 /* Read a rows x kn matrix of `t` elements through descriptor d into out
  * (row-major, out[row * stride + k]; b1: 32 elements a word). */
 static int load_desc(const tc_wg_io *io, uint64_t desc, bool mn, int t, uint32_t nrows, uint32_t kn,

@@ -62,6 +62,10 @@ tc_desc tc_desc_decode(uint64_t d);
 /* "start 0x400 LBO 128 SBO 1024 swizzle 128B base 0" into buf; returns buf */
 const char *tc_desc_describe(uint64_t d, char *buf, size_t n);
 
+/* The shared bytes [*lo, *hi) an operand read through `desc` may touch
+ * (widened: *lo and *hi only move outwards). */
+void tc_wgmma_footprint(const tc_wg_form *f, uint64_t desc, bool is_a, uint32_t *lo, uint32_t *hi);
+
 /* Scratch for one execution, allocated once per launch by the caller. */
 typedef struct tc_wg_scratch {
     uint32_t a[64 * 64];    /* A elements [row][k] (b1: packed words) */
