@@ -581,6 +581,18 @@ int ip_wgmma_exec(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, ui
             if (r->group >= upto)
                 break;
             if (!r->landed) {
+                /* a warp of the group that has exited will never issue it */
+                for (int k = 0; k < 4; k++) {
+                    const ip_warp *o = &w->cta->warps[g * 4 + k];
+                    if (r->issued >> k & 1 || (o->exited & o->valid) != o->valid)
+                        continue;
+                    char a[300];
+                    where(c, r->func, r->pc, a, sizeof a);
+                    return ip_error(c, INTERP_FAULT, w, __builtin_ctz(exec), f->func, c->xpc,
+                                    "the warps of warpgroup %d issue different wgmma sequences: warp %d exited "
+                                    "without issuing wgmma.mma_async #%u (%s), which this warp waits for",
+                                    g, g * 4 + k, sq, a);
+                }
                 FOR_LANES(exec, l) w->st[l] = INTERP_T_BULK_WAIT;   /* re-executes after a landing */
                 FOR_LANES(group & ~exec, l) w->pc[l]++;
                 return 1;

@@ -82,6 +82,8 @@ RULES = [
       "  bra $Ljoin;\n$Lw1:\n"
       "  wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f0, %f1, %f2, %f3}, %rd5, %rd6, 1, -1, 1, 0, 0;\n$Ljoin:\n"},
      {}),
+    ("missing_warp", "warp 2 exits before the wgmma.mma_async the other warps issue and wait for",
+     {"before_mma": "  shr.u32 %r7, %r1, 5;\n  setp.eq.u32 %p3, %r7, 2;\n  @%p3 exit;\n"}, {}),
 ]
 
 if __name__ == "__main__":
