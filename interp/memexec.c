@@ -175,6 +175,8 @@ static int exec_st(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, u
                             (unsigned long long)a);
         if (c->nops && p.cta >= 0 && ip_async_smem_race(c, w, (int)l, p.cta, p.soff, es * n, true, race_what(in, wb, sizeof wb)))
             return c->res.status;
+        if (c->plan->wg_any && p.cta >= 0 && ip_wgmma_smem_write(c, w, (int)l, p.cta, p.soff, es * n, race_what(in, wb, sizeof wb)))
+            return c->res.status;
         for (unsigned i = 0; i < n; i++) {
             const ir_operand *e = vec_elem(fn, &in->opd[1], i);
             uint64_t v = elem_val(c, f, e, l, t);
@@ -302,6 +304,8 @@ static int exec_atom128(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame 
                             ip_instr_what(c, wb, sizeof wb), mem_space_name(p.space));
         if (c->nops && p.cta >= 0 && ip_async_smem_race(c, w, (int)l, p.cta, p.soff, 16, true, race_what(in, wb, sizeof wb)))
             return c->res.status;
+        if (c->plan->wg_any && p.cta >= 0 && ip_wgmma_smem_write(c, w, (int)l, p.cta, p.soff, 16, race_what(in, wb, sizeof wb)))
+            return c->res.status;
         uint64_t bl = ip_opd(c, w, f, in, 2, l), bh = get_hi(c, f, b, l);
         uint64_t cl = op == IR_M_OP_CAS ? ip_opd(c, w, f, in, 3, l) : 0;
         uint64_t ch = op == IR_M_OP_CAS ? get_hi(c, f, cv, l) : 0;
@@ -353,6 +357,8 @@ static int exec_atom(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f,
             return ip_error(c, INTERP_FAULT, w, (int)l, c->xfunc, c->xpc, "%s on read-only %s memory",
                             ip_instr_what(c, wb, sizeof wb), mem_space_name(p.space));
         if (c->nops && p.cta >= 0 && ip_async_smem_race(c, w, (int)l, p.cta, p.soff, size * n, true, race_what(in, wb, sizeof wb)))
+            return c->res.status;
+        if (c->plan->wg_any && p.cta >= 0 && ip_wgmma_smem_write(c, w, (int)l, p.cta, p.soff, size * n, race_what(in, wb, sizeof wb)))
             return c->res.status;
         for (unsigned i = 0; i < n; i++) {
             uint64_t b = n > 1 ? elem_val(c, f, vec_elem(fn, &in->opd[ak + 1], i), l, t) : ip_opd(c, w, f, in, ak + 1, l);
@@ -523,6 +529,8 @@ static int exec_cp_async(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame
         if (!d.p)
             return c->res.status;
         if (c->nops && d.cta >= 0 && ip_async_smem_race(c, w, (int)l, d.cta, d.soff, cp, true, race_what(in, wb, sizeof wb)))
+            return c->res.status;
+        if (c->plan->wg_any && d.cta >= 0 && ip_wgmma_smem_write(c, w, (int)l, d.cta, d.soff, cp, race_what(in, wb, sizeof wb)))
             return c->res.status;
         uint8_t buf[16] = { 0 };
         if (n) {
@@ -1009,7 +1017,11 @@ int ip_exec_sync(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, uin
         return exec_bar(c, w, in, f, group, exec);
     case IR_OP_BARRIER_CLUSTER:
         return exec_cbar(c, w, in, group, exec);
-    case IR_OP_BAR_WARP_SYNC: case IR_OP_MEMBAR: case IR_OP_FENCE: case IR_OP_GRIDDEPCONTROL:
+    case IR_OP_FENCE:
+        if (exec && c->plan->wg_any && ir_has(in, IR_M_PROXY) && ir_has(in, IR_M_ASYNC))
+            ip_wgmma_proxy_fence(c, w);
+        return 0;
+    case IR_OP_BAR_WARP_SYNC: case IR_OP_MEMBAR: case IR_OP_GRIDDEPCONTROL:
     case IR_OP_NANOSLEEP: case IR_OP_PMEVENT: case IR_OP_SETMAXNREG:
         return 0;
     case IR_OP_VOTE: case IR_OP_MATCH: case IR_OP_REDUX: case IR_OP_SHFL: case IR_OP_ACTIVEMASK:

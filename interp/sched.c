@@ -259,6 +259,13 @@ void ip_thread_exit(interp_ctx *c, ip_warp *w, int lane)
     for (int b = 0; b < IP_NBAR; b++)
         ip_bar_check(c, t, b);
     ip_cbar_check(c);
+    /* warps of its warpgroup waiting for a wgmma this warp never issued
+     * re-check (wgmma.c reports it) */
+    if (t->wg && (w->exited & w->valid) == w->valid)
+        for (int k = w->id / 4 * 4; k < w->id / 4 * 4 + 4 && k < t->nwarps; k++)
+            for (int ln = 0; ln < t->warps[k].nlanes; ln++)
+                if (t->warps[k].st[ln] == INTERP_T_BULK_WAIT)
+                    t->warps[k].st[ln] = INTERP_T_READY;
 }
 
 /* ---- group selection ------------------------------------------------------------- */
@@ -788,6 +795,7 @@ void interp_free(interp_ctx *c)
         return;
     ip_cluster_free(c);
     free(c->ops);
+    ip_wgmma_ctx_free(c);
     if (c->bp) {
         for (uint32_t f = 0; f < c->plan->mod->nfuncs; f++)
             free(c->bp[f]);
