@@ -22,7 +22,7 @@ CFLAGS  += -std=c17 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter -MMD -MP
 CPPFLAGS += -I. -I$(B)/gen
 LDLIBS  += -ljansson -ledit -lpthread -lm
 
-LIB_DIRS := ir interp tma memory tc
+LIB_DIRS := ir interp tma memory tc check
 LIB_SRC  := $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c)) $(wildcard lexer/*.c) $(wildcard parser/*.c)
 RE_SRC   := $(wildcard lexer/*.re)
 Y_SRC    := $(wildcard parser/*.y)

@@ -47,6 +47,7 @@ typedef struct run_opts {
     uint64_t seed;
     bool update, quiet;
     bool stats;              /* --stats: instruction counts and rate to stderr */
+    bool no_check;           /* --check=none */
     const char *filter;
     dump_spec *dumps;
     size_t ndumps;
@@ -360,6 +361,9 @@ static int run_case(launch_case *c, const run_opts *o, strbuf *out)
     l.jobs = o->jobs;
     l.policy = o->policy;
     l.seed = o->seed;
+#if HAVE_INTERP
+    l.no_check = o->no_check;
+#endif
     static interp_result res_zero;
     interp_result *res = malloc(sizeof *res);
     if (!res) {
@@ -540,6 +544,14 @@ static int common_opt(int argc, char **argv, int *i, run_opts *o)
         return parse_complete(v, o) ? -1 : 1;
     if ((v = opt_value(argc, argv, i, "--filter"))) {
         o->filter = v;
+        return 1;
+    }
+    if ((v = opt_value(argc, argv, i, "--check"))) {
+        if (strcmp(v, "full") && strcmp(v, "none")) {
+            fprintf(stderr, "ptxi: --check: \"%s\" is not full or none\n", v);
+            return -1;
+        }
+        o->no_check = !strcmp(v, "none");
         return 1;
     }
     if (!strcmp(argv[*i], "--stats")) {
@@ -840,6 +852,8 @@ static void run_usage(FILE *f)
         "  -j N                       interpreter threads (clusters run in parallel)\n"
         "  --filter SUBSTR            only the cases of a launch file whose name contains SUBSTR\n"
         "  --complete=eager|deferred|random[:SEED]   when async copies land (default deferred)\n"
+        "  --check=full|none          happens-before checking of shared memory, async copies and\n"
+        "                             barriers (default full; none runs faster and finds fewer bugs)\n"
         "  --stats                    print instructions executed, wall time of the launch and\n"
         "                             thread-instructions/s to stderr\n");
 }
@@ -1087,6 +1101,8 @@ static void test_usage(FILE *f)
         "  PATH is a launch file (.json, .jsonl) or a directory, searched recursively for them\n"
         "  -j N                       run N cases at once\n"
         "  --complete=eager|deferred|random[:SEED]   when async copies land (default deferred)\n"
+        "  --check=full|none          happens-before checking of shared memory, async copies and\n"
+        "                             barriers (default full; none runs faster and finds fewer bugs)\n"
         "  --filter SUBSTR            only cases whose name contains SUBSTR\n"
         "  -q                         print only failures and the closing line\n"
         "  --stats                    per case: instructions executed, time, rate (stderr)\n"

@@ -389,6 +389,8 @@ int ip_async_issue(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, u
         c->effects++;
         if (o->kind == IP_OP_PREFETCH)
             continue;            /* checked; no visible effect */
+        if (c->ck && ip_ck_issue(c, w, o, op_what(o)))
+            return c->res.status;
         c->nops++;
         if (c->plan->launch.policy == INTERP_COMPLETE_EAGER && ip_async_land(c, c->nops - 1))
             return c->res.status;
@@ -503,7 +505,8 @@ void ip_async_landed_on(const interp_ctx *c, int cta, uint32_t off, const char *
     }
 }
 
-static int complete(interp_ctx *c, const ip_op *o, int cta, uint32_t tx)
+/* complete_tx of a load's bytes for destination CTA d on the mbarrier of CTA cta */
+static int complete(interp_ctx *c, const ip_op *o, int d, int cta, uint32_t tx)
 {
     ip_cta *t = &c->cl.ctas[cta];
     if (o->mbar_off + 8 > t->smem_size)
@@ -519,6 +522,11 @@ static int complete(interp_ctx *c, const ip_op *o, int cta, uint32_t tx)
         snprintf(msg, sizeof msg, "%s (mbarrier at shared 0x%x of CTA rank %d, completing %u bytes)", why,
                  o->mbar_off, cta, tx);
         return op_fault(c, o, "asynchronous copy landed: %s", msg);
+    }
+    if (c->ck) {
+        uint64_t before;
+        memcpy(&before, t->smem + o->mbar_off, 8);
+        ip_ck_complete(c, o, d, cta, before, word, tx);
     }
     memcpy(t->smem + o->mbar_off, &word, 8);
     return 0;
@@ -610,7 +618,7 @@ static int land(interp_ctx *c, ip_op *o)
                 int rc = tma_execute(&o->req, g, &tx, why, sizeof why);
                 if (rc)
                     return op_fault(c, o, "TMA load faulted when it landed: %s", why);
-                if (complete(c, o, signal_cta(o, r), tx))
+                if (complete(c, o, r, signal_cta(o, r), tx))
                     return c->res.status;
             }
             return 0;
@@ -632,14 +640,14 @@ static int land(interp_ctx *c, ip_op *o)
             if (!(o->mcast >> r & 1))
                 continue;
             memcpy(c->cl.ctas[r].smem + o->smem_off, src, o->bytes);
-            if (complete(c, o, r, o->bytes))
+            if (complete(c, o, r, r, o->bytes))
                 return c->res.status;
         }
         return 0;
     }
     case IP_OP_BULK_S2S:
         memmove(c->cl.ctas[o->dst_cta].smem + o->smem_off, c->cl.ctas[o->src_cta].smem + o->src_off, o->bytes);
-        return complete(c, o, o->dst_cta, o->bytes);
+        return complete(c, o, o->dst_cta, o->dst_cta, o->bytes);
     case IP_OP_BULK_S2G: {
         uint8_t *dst = mem_global_host(g, o->gaddr, o->bytes);
         if (!dst)
@@ -659,7 +667,7 @@ static int land(interp_ctx *c, ip_op *o)
             return 0;
         }
         bulk_reduce(c->cl.ctas[o->dst_cta].smem + o->smem_off, src, o->bytes, o->redop, o->rtype, false);
-        return complete(c, o, o->dst_cta, o->bytes);
+        return complete(c, o, o->dst_cta, o->dst_cta, o->bytes);
     }
     default:
         return 0;

@@ -178,6 +178,7 @@ typedef struct ip_op {
     uint32_t src_off;
     int redop;                 /* TMA_RED_* */
     int rtype;                 /* ir_type of a bulk reduction */
+    uint32_t ck_rec;           /* checker's first record of it (hooks.c), UINT32_MAX none */
 } ip_op;
 
 struct interp_ctx {
@@ -220,6 +221,7 @@ struct interp_ctx {
     int xfunc;                 /* instruction being executed (messages) */
     uint32_t xpc;
     int ev_lanes_func;
+    struct ck_state *ck;       /* happens-before checker (NULL: --check=none) */
 };
 
 /* launch.c */
@@ -313,6 +315,26 @@ uint64_t ip_opd(interp_ctx *c, ip_warp *w, ip_frame *f, const ir_instr *in, int 
 void ip_async_landed_on(const interp_ctx *c, int cta, uint32_t off, const char *indent, char *buf, size_t n);
 int ip_async_smem_race(interp_ctx *c, ip_warp *w, int lane, int cta, uint32_t off, uint32_t n, bool write,
                        const char *what);
+
+/* hooks.c: the checker's feed (called only when c->ck) */
+bool ip_ck_start(interp_ctx *c);
+void ip_ck_free(interp_ctx *c);
+int ip_ck_access(interp_ctx *c, ip_warp *w, int lane, const ip_ptr *p, uint32_t n, bool write);
+void ip_ck_ordered_access(interp_ctx *c, ip_warp *w, int cta);
+void ip_ck_bar_arrive(interp_ctx *c, ip_warp *w, int id);
+void ip_ck_bar_release(interp_ctx *c, ip_cta *t, int id);
+void ip_ck_cbar_arrive(interp_ctx *c, ip_warp *w);
+void ip_ck_cbar_release(interp_ctx *c);
+void ip_ck_cbar_pass(interp_ctx *c, ip_warp *w);
+int ip_ck_mbar(interp_ctx *c, ip_warp *w, int lane, int op, int cta, uint32_t off, uint64_t before, uint64_t after,
+               uint32_t value);
+void ip_ck_mbar_observed(interp_ctx *c, ip_warp *w, int cta, uint32_t off);
+void ip_ck_describe_mbar(interp_ctx *c, int cta, uint32_t off, const char *ind, char *buf, size_t n);
+int ip_ck_issue(interp_ctx *c, ip_warp *w, ip_op *o, const char *what);
+void ip_ck_complete(interp_ctx *c, const ip_op *o, int d, int mc, uint64_t before, uint64_t after, uint32_t tx);
+void ip_ck_bulk_waited(interp_ctx *c, ip_warp *w, int lane, uint32_t upto);
+void ip_ck_proxy_fence(interp_ctx *c, ip_warp *w);
+int ip_ck_exit(interp_ctx *c, ip_warp *w, int lane);
 
 static inline ip_frame *ip_lane_frame(ip_warp *w, int lane) { return &w->frames[w->fr[lane]]; }
 static inline const ir_function *ip_func(const interp_ctx *c, int f) { return &c->plan->mod->funcs[f]; }

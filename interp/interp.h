@@ -80,6 +80,8 @@ typedef struct interp_launch {
     uint64_t seed;                           /* for INTERP_COMPLETE_RANDOM */
     /* Optional (0 = default). */
     uint64_t max_steps;                      /* warp instructions in all; 0 = unlimited */
+    bool no_check;                           /* --check=none: no happens-before checking
+                                                (check/; on by default) */
 } interp_launch;
 
 typedef struct interp_result {

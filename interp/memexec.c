@@ -127,6 +127,28 @@ static const char *race_what(const ir_instr *in, char *buf, size_t n)
     return buf;
 }
 
+/* A shared-memory access by lane l: the checker (hooks.c) when it is on,
+ * else the in-flight race check of async.c.  Atomics and accesses with
+ * memory-ordering semantics (.volatile, .relaxed, .acquire, .release)
+ * synchronise instead of racing. */
+static int smem_check(interp_ctx *c, ip_warp *w, uint32_t l, const ir_instr *in, const ip_ptr *p, uint32_t n,
+                      bool write, bool ordered)
+{
+    if (p->cta < 0)
+        return 0;
+    if (c->ck) {
+        if (ordered || (in->sem && in->sem != IR_M_WEAK)) {
+            ip_ck_ordered_access(c, w, p->cta);
+            return 0;
+        }
+        return ip_ck_access(c, w, (int)l, p, n, write);
+    }
+    char wb[96];
+    if (c->nops && ip_async_smem_race(c, w, (int)l, p->cta, p->soff, n, write, race_what(in, wb, sizeof wb)))
+        return c->res.status;
+    return 0;
+}
+
 static int exec_ld(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, uint32_t exec)
 {
     int t = in->types[0];
@@ -134,14 +156,13 @@ static int exec_ld(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, u
     if (es == 0) es = 1;
     const ir_function *fn = ip_func(c, f->func);
     const char *what = NULL;   /* ip_resolve names the instruction itself */
-    char wb[96];
     FOR_LANES(exec, l) {
         int sp;
         uint64_t a = ip_addr(c, w, f, in, 1, l, &sp);
         ip_ptr p = ip_resolve(c, w, (int)l, space_norm(sp), a, es * n, es * n, what);
         if (!p.p)
             return c->res.status;
-        if (c->nops && p.cta >= 0 && ip_async_smem_race(c, w, (int)l, p.cta, p.soff, es * n, false, race_what(in, wb, sizeof wb)))
+        if (p.cta >= 0 && smem_check(c, w, l, in, &p, es * n, false, false))
             return c->res.status;
         for (unsigned i = 0; i < n; i++) {
             const ir_operand *e = vec_elem(fn, &in->opd[0], i);
@@ -173,7 +194,7 @@ static int exec_st(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, u
             return ip_error(c, INTERP_FAULT, w, (int)l, c->xfunc, c->xpc,
                             "%s: kernel parameters are read-only (address 0x%llx)", ip_instr_what(c, wb, sizeof wb),
                             (unsigned long long)a);
-        if (c->nops && p.cta >= 0 && ip_async_smem_race(c, w, (int)l, p.cta, p.soff, es * n, true, race_what(in, wb, sizeof wb)))
+        if (p.cta >= 0 && smem_check(c, w, l, in, &p, es * n, true, false))
             return c->res.status;
         for (unsigned i = 0; i < n; i++) {
             const ir_operand *e = vec_elem(fn, &in->opd[1], i);
@@ -300,7 +321,7 @@ static int exec_atom128(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame 
         if (p.space != IR_SPACE_GLOBAL && p.space != IR_SPACE_SHARED_CTA && p.space != IR_SPACE_SHARED_CLUSTER)
             return ip_error(c, INTERP_FAULT, w, (int)l, c->xfunc, c->xpc, "%s on %s memory (only global and shared)",
                             ip_instr_what(c, wb, sizeof wb), mem_space_name(p.space));
-        if (c->nops && p.cta >= 0 && ip_async_smem_race(c, w, (int)l, p.cta, p.soff, 16, true, race_what(in, wb, sizeof wb)))
+        if (p.cta >= 0 && smem_check(c, w, l, in, &p, 16, true, true))
             return c->res.status;
         uint64_t bl = ip_opd(c, w, f, in, 2, l), bh = get_hi(c, f, b, l);
         uint64_t cl = op == IR_M_OP_CAS ? ip_opd(c, w, f, in, 3, l) : 0;
@@ -352,7 +373,7 @@ static int exec_atom(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f,
         if (p.space == IR_SPACE_PARAM || p.space == IR_SPACE_CONST)
             return ip_error(c, INTERP_FAULT, w, (int)l, c->xfunc, c->xpc, "%s on read-only %s memory",
                             ip_instr_what(c, wb, sizeof wb), mem_space_name(p.space));
-        if (c->nops && p.cta >= 0 && ip_async_smem_race(c, w, (int)l, p.cta, p.soff, size * n, true, race_what(in, wb, sizeof wb)))
+        if (p.cta >= 0 && smem_check(c, w, l, in, &p, size * n, true, true))
             return c->res.status;
         for (unsigned i = 0; i < n; i++) {
             uint64_t b = n > 1 ? elem_val(c, f, vec_elem(fn, &in->opd[ak + 1], i), l, t) : ip_opd(c, w, f, in, ak + 1, l);
@@ -522,7 +543,7 @@ static int exec_cp_async(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame
         ip_ptr d = ip_resolve(c, w, (int)l, dsp == IR_SPACE_NONE ? IR_SPACE_SHARED_CTA : space_norm(dsp), da, cp, cp, NULL);
         if (!d.p)
             return c->res.status;
-        if (c->nops && d.cta >= 0 && ip_async_smem_race(c, w, (int)l, d.cta, d.soff, cp, true, race_what(in, wb, sizeof wb)))
+        if (d.cta >= 0 && smem_check(c, w, l, in, &d, cp, true, false))
             return c->res.status;
         uint8_t buf[16] = { 0 };
         if (n) {
@@ -597,6 +618,8 @@ static int exec_bar(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, 
             b->red_or |= p;
         }
     }
+    if (c->ck)
+        ip_ck_bar_arrive(c, w, (int)id);
     FOR_LANES(exec, l) {
         b->arrived++;
         if (!arrive) {
@@ -616,6 +639,8 @@ static int exec_cbar(interp_ctx *c, ip_warp *w, const ir_instr *in, uint32_t gro
     bool wait = ir_has(in, IR_M_WAIT), arrive = ir_has(in, IR_M_ARRIVE) || !wait;
     FOR_LANES(group, l) w->pc[l]++;
     if (arrive) {
+        if (c->ck && exec && !ir_has(in, IR_M_RELAXED))
+            ip_ck_cbar_arrive(c, w);
         FOR_LANES(exec, l) {
             w->cbar_phase[l] = cl->cbar_phase + 1;
             cl->cbar_arrived++;
@@ -624,10 +649,13 @@ static int exec_cbar(interp_ctx *c, ip_warp *w, const ir_instr *in, uint32_t gro
     }
     if (wait) {
         FOR_LANES(exec, l) {
-            if (w->cbar_phase[l] && w->cbar_phase[l] > cl->cbar_phase)
+            if (w->cbar_phase[l] && w->cbar_phase[l] > cl->cbar_phase) {
                 w->st[l] = INTERP_T_CLUSTER_BAR;
-            else
+            } else {
                 w->cbar_phase[l] = 0;
+                if (c->ck)
+                    ip_ck_cbar_pass(c, w);
+            }
         }
     }
     ip_cbar_check(c);
@@ -777,22 +805,27 @@ static int exec_mbar(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f,
         if (p.cta < 0)
             return ip_error(c, INTERP_FAULT, w, (int)l, c->xfunc, c->xpc,
                             "%s on address 0x%llx, which is not shared memory", name, (unsigned long long)a);
-        uint64_t word;
+        uint64_t word, before;
         memcpy(&word, p.p, 8);
+        before = word;
         int rc = 0;
         uint64_t token = 0;
+        uint32_t value = 0;
         switch (in->op) {
         case IR_OP_MBARRIER_INIT:
-            rc = ip_mbar_init(&word, (uint32_t)ip_opd(c, w, f, in, 1, l), why, sizeof why);
+            value = (uint32_t)ip_opd(c, w, f, in, 1, l);
+            rc = ip_mbar_init(&word, value, why, sizeof why);
             break;
         case IR_OP_MBARRIER_INVAL:
             word = 0;
             break;
         case IR_OP_MBARRIER_EXPECT_TX:
-            rc = ip_mbar_expect_tx(&word, (uint32_t)ip_opd(c, w, f, in, 1, l), why, sizeof why);
+            value = (uint32_t)ip_opd(c, w, f, in, 1, l);
+            rc = ip_mbar_expect_tx(&word, value, why, sizeof why);
             break;
         case IR_OP_MBARRIER_COMPLETE_TX:
-            rc = ip_mbar_complete_tx(&word, (uint32_t)ip_opd(c, w, f, in, 1, l), why, sizeof why);
+            value = (uint32_t)ip_opd(c, w, f, in, 1, l);
+            rc = ip_mbar_complete_tx(&word, value, why, sizeof why);
             break;
         case IR_OP_MBARRIER_ARRIVE:
         case IR_OP_MBARRIER_ARRIVE_DROP: {
@@ -802,6 +835,7 @@ static int exec_mbar(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f,
                 uint32_t v = (uint32_t)ip_opd(c, w, f, in, ak + 1, l);
                 if (etx) tx = v; else cnt = v;
             }
+            value = tx;
             rc = ip_mbar_arrive(&word, cnt, in->op == IR_OP_MBARRIER_ARRIVE_DROP, etx, tx, &token, why, sizeof why);
             if (!rc && ir_has(in, IR_M_NOCOMPLETE) && (word ^ token) >> 63) {
                 snprintf(why, sizeof why, "%s.noComplete completed the phase (%u arrival(s) were all that was "
@@ -825,6 +859,8 @@ static int exec_mbar(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f,
             const ir_operand *d = &in->opd[0];
             if (d->kind == IR_OPD_REG)
                 wreg(c, f, d->u.reg, l, ok);
+            if (ok && c->ck)
+                ip_ck_mbar_observed(c, w, p.cta, p.soff);
             if (!ok) {
                 w->polling |= 1u << l;
                 w->wait[l] = p.soff;
@@ -838,6 +874,8 @@ static int exec_mbar(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f,
         }
         if (rc)
             return mbar_fault(c, w, l, p.soff, p.cta, why);
+        if (c->ck && ip_ck_mbar(c, w, (int)l, in->op, p.cta, p.soff, before, word, value))
+            return c->res.status;
         memcpy(p.p, &word, 8);
         c->effects++;
     }
@@ -859,6 +897,8 @@ static int exec_bulk_wait(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_fram
             w->st[l] = INTERP_T_BULK_WAIT;   /* re-executes after a landing */
             continue;
         }
+        if (c->ck && (exec >> l & 1) && w->bulk_seq[l] > n)
+            ip_ck_bulk_waited(c, w, (int)l, w->bulk_seq[l] - n);
         w->pc[l]++;
     }
     return 1;
@@ -1009,7 +1049,11 @@ int ip_exec_sync(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, uin
         return exec_bar(c, w, in, f, group, exec);
     case IR_OP_BARRIER_CLUSTER:
         return exec_cbar(c, w, in, group, exec);
-    case IR_OP_BAR_WARP_SYNC: case IR_OP_MEMBAR: case IR_OP_FENCE: case IR_OP_GRIDDEPCONTROL:
+    case IR_OP_FENCE:
+        if (c->ck && exec && ir_has(in, IR_M_PROXY) && ir_has(in, IR_M_ASYNC))
+            ip_ck_proxy_fence(c, w);
+        return 0;
+    case IR_OP_BAR_WARP_SYNC: case IR_OP_MEMBAR: case IR_OP_GRIDDEPCONTROL:
     case IR_OP_NANOSLEEP: case IR_OP_PMEVENT: case IR_OP_SETMAXNREG:
         return 0;
     case IR_OP_VOTE: case IR_OP_MATCH: case IR_OP_REDUX: case IR_OP_SHFL: case IR_OP_ACTIVEMASK:

@@ -151,6 +151,8 @@ void ip_bar_check(interp_ctx *c, ip_cta *t, int id)
     case IR_M_OR: result = b->red_or; break;
     default: break;
     }
+    if (c->ck)
+        ip_ck_bar_release(c, t, id);
     for (int wi = 0; wi < t->nwarps; wi++) {
         ip_warp *w = &t->warps[wi];
         for (int ln = 0; ln < w->nlanes; ln++) {
@@ -177,6 +179,8 @@ void ip_cbar_check(interp_ctx *c)
         return;
     cl->cbar_phase++;
     cl->cbar_arrived = 0;
+    if (c->ck)
+        ip_ck_cbar_release(c);
     for (int i = 0; i < cl->ncta; i++) {
         ip_cta *t = &cl->ctas[i];
         for (int wi = 0; wi < t->nwarps; wi++) {
@@ -195,6 +199,8 @@ void ip_thread_exit(interp_ctx *c, ip_warp *w, int lane)
 {
     if (w->st[lane] == INTERP_T_EXITED)
         return;
+    if (c->ck)
+        ip_ck_exit(c, w, lane);    /* a report stops the run; the exit still happens */
     w->st[lane] = INTERP_T_EXITED;
     w->exited |= 1u << lane;
     w->polling &= ~(1u << lane);
@@ -326,8 +332,9 @@ static void deadlock(interp_ctx *c)
                 int st = (w->polling >> l0 & 1) ? INTERP_T_MBAR_POLL : w->st[l0];
                 int func = w->frames[w->fr[l0]].func;
                 uint32_t pc = w->pc[l0];
-                /* a poller is parked after its wait: name the wait itself */
-                if (st == INTERP_T_MBAR_POLL && pc > 0)
+                /* a poller is parked after its wait, a thread at bar.sync or
+                 * barrier.cluster.wait after the barrier: name the wait itself */
+                if ((st == INTERP_T_MBAR_POLL || st == INTERP_T_BAR || st == INTERP_T_CLUSTER_BAR) && pc > 0)
                     pc--;
                 char where[400];
                 interp_where(c, func, pc, where, sizeof where);
@@ -366,6 +373,8 @@ static void deadlock(interp_ctx *c)
                                     ip_mbar_describe(word, mbs, sizeof mbs), w->wait_aux[l0] & 1);
                     char hist[2048];
                     if (!again) {
+                        ip_ck_describe_mbar(c, oc, off, "      ", hist, sizeof hist);
+                        at = append(buf, len, at, "%s", hist);
                         ip_async_landed_on(c, oc, off, "      ", hist, sizeof hist);
                         at = append(buf, len, at, "%s", hist);
                     }
@@ -723,6 +732,7 @@ void interp_free(interp_ctx *c)
     if (!c)
         return;
     ip_cluster_free(c);
+    ip_ck_free(c);
     free(c->ops);
     if (c->bp) {
         for (uint32_t f = 0; f < c->plan->mod->nfuncs; f++)

@@ -1,0 +1,563 @@
+/* hooks.c — the interpreter's calls into the happens-before checker.
+ *
+ * Every function here is called from one place in exec/memexec/async/sched
+ * and only when c->ck is set (--check=full, the default; --check=none
+ * leaves it NULL, so the hot path pays one branch).  They translate the
+ * interpreter's events into check/'s vocabulary (agents = warps of the
+ * cluster, sites = function << 20 | instruction, sync clocks) and turn its
+ * conflicts into reports that name both sides: the instruction, the
+ * thread, the PTX line, and the rule broken, in brackets, e.g.
+ * "data race [copy-not-waited]".
+ *
+ * Rules (see check/check.h for how each is decided):
+ *   copy-not-waited      access to an async copy's destination that no wait
+ *                        observing its completion orders after the copy
+ *   store-source-reused  write to a TMA/bulk store's source before the
+ *                        cp.async.bulk.wait_group.read that covers it
+ *   copy-overlap         an async operation writing bytes that another one,
+ *                        not yet ordered before it, writes or reads
+ *   copy-over-access     an async copy issued over bytes that a thread
+ *                        accessed without being ordered before the issue
+ *                        (a missing "empty" barrier wait)
+ *   smem-race            two warps' plain accesses, one a write, with no
+ *                        bar.sync / barrier.cluster / mbarrier between them
+ *   missing-proxy-fence  a TMA store reading shared bytes a thread wrote
+ *                        with no fence.proxy.async after the write
+ *   store-pending-at-exit  a thread exits with a TMA/bulk store whose
+ *                        source read no wait_group.read has covered
+ *   cta-exited / cta-exit-peer-use  shared memory of a CTA that has exited,
+ *                        or a CTA exiting while a peer's use of its shared
+ *                        memory is not ordered before (no final cluster barrier)
+ *   mbarrier-init-unordered  a peer CTA's mbarrier used (remote arrive,
+ *                        multicast) before its init is ordered by a cluster barrier
+ *   mbarrier-reinit-live  mbarrier.init over a barrier with arrivals, bytes
+ *                        or copies outstanding in its current phase
+ */
+#include <stdio.h>
+#include <string.h>
+#include "interp/internal.h"
+#include "check/check.h"
+
+#define FOR_LANES(m, l) for (uint32_t m_ = (m), l; m_ && ((l = (uint32_t)__builtin_ctz(m_)), 1); m_ &= m_ - 1)
+
+static uint32_t agent_of(const interp_ctx *c, const ip_warp *w)
+{
+    return (uint32_t)(w->cta->slot * (int)c->plan->nwarps + w->id);
+}
+
+static uint32_t site_here(const interp_ctx *c) { return (uint32_t)c->xfunc << 20 | (c->xpc & 0xfffff); }
+static int site_func(uint32_t s) { return (int)(s >> 20); }
+static uint32_t site_pc(uint32_t s) { return s & 0xfffff; }
+
+bool ip_ck_start(interp_ctx *c)
+{
+    if (c->plan->launch.no_check)
+        return true;
+    if (!c->ck)
+        c->ck = ck_new((int)c->plan->cta_per_cluster, (int)c->plan->nwarps, c->plan->smem_size);
+    else
+        ck_reset(c->ck);
+    return c->ck != NULL;
+}
+
+void ip_ck_free(interp_ctx *c)
+{
+    ck_free(c->ck);
+    c->ck = NULL;
+}
+
+/* "CTA (0,0,0) warp 1 lane 3 at file:line: text" for a recorded side */
+static void side_str(const interp_ctx *c, uint32_t agent, uint32_t lane, uint32_t site, char *buf, size_t n)
+{
+    int nw = (int)c->plan->nwarps, cta = (int)agent / nw, warp = (int)agent % nw;
+    const ip_cta *t = &c->cl.ctas[cta];
+    char where[400];
+    interp_where(c, site_func(site), site_pc(site), where, sizeof where);
+    if (c->cl.ncta > 1)
+        snprintf(buf, n, "CTA (%u,%u,%u) (cluster rank %d) warp %d lane %u at %s", t->ctaid[0], t->ctaid[1],
+                 t->ctaid[2], cta, warp, lane, where);
+    else
+        snprintf(buf, n, "CTA (%u,%u,%u) warp %d lane %u at %s", t->ctaid[0], t->ctaid[1], t->ctaid[2], warp, lane,
+                 where);
+}
+
+static void op_str(interp_ctx *c, uint32_t i, char *buf, size_t n)
+{
+    const ck_op *o = ck_op_get(c->ck, i);
+    char s[600];
+    side_str(c, o->agent, o->lane, o->site, s, sizeof s);
+    snprintf(buf, n, "%s #%d issued by %s", o->what, o->id, s);
+}
+
+/* What the op needs before its bytes may be touched, in words. */
+static void op_need(interp_ctx *c, uint32_t agent, uint32_t i, char *buf, size_t n)
+{
+    const ck_op *o = ck_op_get(c->ck, i);
+    uint32_t seen = o->comp ? ck_clock(c->ck, agent)[o->comp] : 0;
+    if (o->is_load)
+        snprintf(buf, n, "it completes on the mbarrier at shared 0x%x of CTA rank %d, in that barrier's "
+                 "completion #%u (the phase with parity %u); this thread has observed %u of its completions "
+                 "(missing wait, wrong barrier or wrong parity, or a try_wait/test_wait result ignored?)",
+                 o->mbar_off, o->mbar_cta, o->val, (o->val - 1) & 1, seen);
+    else
+        snprintf(buf, n, "it is in bulk group %u of its issuing thread, and %s", o->val - 1,
+                 agent == o->agent ? "this thread has not passed a cp.async.bulk.wait_group.read covering it"
+                                   : "no cp.async.bulk.wait_group.read covering it is ordered before this access");
+}
+
+static const char *rw(bool write) { return write ? "writes" : "reads"; }
+
+static int report(interp_ctx *c, ip_warp *w, int lane, const ck_conflict *k, const char *what, bool write,
+                  uint32_t n, int cta)
+{
+    char other[800], need[400];
+    const ck_side *o = &k->other;
+    switch (k->kind) {
+    case CK_COPY_UNWAITED:
+    case CK_SOURCE_REUSED: {
+        const ck_op *op = ck_op_get(c->ck, o->op);
+        op_str(c, o->op, other, sizeof other);
+        op_need(c, agent_of(c, w), o->op, need, sizeof need);
+        return ip_error(c, INTERP_FAULT, w, lane, c->xfunc, c->xpc,
+                        "data race [%s]: %s %s %u byte(s) at shared 0x%x of CTA rank %d that an asynchronous "
+                        "%s %s, not ordered after it: %s\n  other side: %s",
+                        k->kind == CK_COPY_UNWAITED ? "copy-not-waited" : "store-source-reused", what, rw(write),
+                        n, k->off, cta, op->is_load ? "copy" : "store", op->is_load ? "writes" : "reads", need,
+                        other);
+    }
+    default:
+        side_str(c, o->agent, o->lane, o->site, other, sizeof other);
+        return ip_error(c, INTERP_FAULT, w, lane, c->xfunc, c->xpc,
+                        "data race [smem-race]: %s %s shared 0x%x of CTA rank %d, which another warp %s with no "
+                        "bar.sync, barrier.cluster or mbarrier wait ordering the two\n  other side: %s %s it",
+                        what, rw(write), k->off, cta, k->kind == CK_RACE_WR ? "read" : "wrote", other,
+                        k->kind == CK_RACE_WR ? "read" : "wrote");
+    }
+}
+
+int ip_ck_access(interp_ctx *c, ip_warp *w, int lane, const ip_ptr *p, uint32_t n, bool write)
+{
+    char what[96];
+    ck_state *s = c->ck;
+    uint32_t ag = agent_of(c, w);
+    if (p->cta != w->cta->slot) {
+        const ip_cta *t = &c->cl.ctas[p->cta];
+        if (!t->live && ip_instr_what(c, what, sizeof what))
+            return ip_error(c, INTERP_FAULT, w, lane, c->xfunc, c->xpc,
+                            "[cta-exited]: %s %s shared memory of cluster CTA rank %d, which has exited (its "
+                            "shared memory is gone; end every CTA of the cluster with a cluster barrier after "
+                            "the last remote access)", what, rw(write), p->cta);
+        ck_note_remote(s, ag, p->cta);
+    }
+    ck_conflict k;
+    if (ck_access(s, ag, (uint32_t)lane, site_here(c), p->cta, p->soff, n, write, &k))
+        return report(c, w, lane, &k, ip_instr_what(c, what, sizeof what), write, n, p->cta);
+    return 0;
+}
+
+/* Atomics and .volatile/.relaxed/.acquire/.release accesses synchronise
+ * through memory: one clock per CTA, acquired and released by each. */
+void ip_ck_ordered_access(interp_ctx *c, ip_warp *w, int cta)
+{
+    uint32_t ag = agent_of(c, w);
+    uint32_t *m = ck_memsync(c->ck, cta);
+    ck_acquire(c->ck, ag, m);
+    ck_release(c->ck, ag, m);
+}
+
+/* ---- barriers ---------------------------------------------------------------------------------------- */
+
+void ip_ck_bar_arrive(interp_ctx *c, ip_warp *w, int id)
+{
+    ck_release(c->ck, agent_of(c, w), ck_bar(c->ck, w->cta->slot, id));
+}
+
+/* Called by ip_bar_check as the barrier opens, before the waiters wake. */
+void ip_ck_bar_release(interp_ctx *c, ip_cta *t, int id)
+{
+    uint32_t *b = ck_bar(c->ck, t->slot, id);
+    for (int wi = 0; wi < t->nwarps; wi++) {
+        ip_warp *w = &t->warps[wi];
+        for (int ln = 0; ln < w->nlanes; ln++)
+            if (w->st[ln] == INTERP_T_BAR && w->wait[ln] == (uint64_t)id) {
+                ck_acquire(c->ck, agent_of(c, w), b);
+                break;
+            }
+    }
+    ck_clear(c->ck, b);
+}
+
+void ip_ck_cbar_arrive(interp_ctx *c, ip_warp *w)
+{
+    ck_release(c->ck, agent_of(c, w), ck_cbar(c->ck, false));
+}
+
+void ip_ck_cbar_release(interp_ctx *c)
+{
+    uint32_t *pend = ck_cbar(c->ck, false), *done = ck_cbar(c->ck, true);
+    ck_join(c->ck, done, pend);
+    ck_clear(c->ck, pend);
+    for (int i = 0; i < c->cl.ncta; i++) {
+        ip_cta *t = &c->cl.ctas[i];
+        for (int wi = 0; wi < t->nwarps; wi++) {
+            ip_warp *w = &t->warps[wi];
+            for (int ln = 0; ln < w->nlanes; ln++)
+                if (w->st[ln] == INTERP_T_CLUSTER_BAR) {
+                    ck_acquire(c->ck, agent_of(c, w), done);
+                    break;
+                }
+        }
+    }
+}
+
+void ip_ck_cbar_pass(interp_ctx *c, ip_warp *w)
+{
+    ck_acquire(c->ck, agent_of(c, w), ck_cbar(c->ck, true));
+}
+
+/* ---- mbarriers ----------------------------------------------------------------------------------- */
+
+static void phase_done(interp_ctx *c, ck_mbar *m)
+{
+    m->completions++;
+    ck_join(c->ck, m->done, m->pend);
+    ck_clear(c->ck, m->pend);
+    m->ntx = 0;
+    m->landed_bytes = 0;
+    m->arrivals = 0;
+}
+
+static bool flipped(uint64_t before, uint64_t after) { return (before ^ after) >> 63 && before >> 62 & 1; }
+
+/* An mbarrier instruction by (w, lane) succeeded: before/after are its 8
+ * bytes; value is init's count, expect_tx's bytes or arrive's tx. */
+int ip_ck_mbar(interp_ctx *c, ip_warp *w, int lane, int op, int cta, uint32_t off, uint64_t before, uint64_t after,
+               uint32_t value)
+{
+    ck_state *s = c->ck;
+    uint32_t ag = agent_of(c, w);
+    ck_mbar *m = ck_mbar_at(s, cta, off);
+    if (!m)
+        return 0;
+    if (cta != w->cta->slot && op != IR_OP_MBARRIER_INIT) {
+        if (!c->cl.ctas[cta].live)
+            return ip_error(c, INTERP_FAULT, w, lane, c->xfunc, c->xpc,
+                            "[cta-exited]: %s on the mbarrier at shared 0x%x of cluster CTA rank %d, which has "
+                            "exited", ir_ops[op].name, off, cta);
+        if (m->inited && !ck_before(s, ag, m->init_agent, m->init_epoch)) {
+            char o[600];
+            side_str(c, m->init_agent, m->init_lane, m->init_site, o, sizeof o);
+            return ip_error(c, INTERP_FAULT, w, lane, c->xfunc, c->xpc,
+                            "[mbarrier-init-unordered]: %s on the mbarrier at shared 0x%x of cluster CTA rank %d "
+                            "before its initialisation is ordered before it (fence.mbarrier_init.release.cluster "
+                            "and a cluster barrier after mbarrier.init)\n  initialised by %s",
+                            ir_ops[op].name, off, cta, o);
+        }
+        ck_note_remote(s, ag, cta);
+    }
+    switch (op) {
+    case IR_OP_MBARRIER_INIT: {
+        bool live = before >> 62 & 1 &&
+                    ((uint32_t)(before & 0xfffff) != (uint32_t)(before >> 20 & 0xfffff) || (before >> 40 & 0x3fffff));
+        for (int i = 0; !live && i < c->nops; i++) {
+            const ip_op *o = &c->ops[i];
+            live = o->has_mbar && o->mbar_off == off && (o->mcast >> cta & 1);
+        }
+        if (live && m->inited) {
+            char o[600];
+            side_str(c, m->init_agent, m->init_lane, m->init_site, o, sizeof o);
+            return ip_error(c, INTERP_FAULT, w, lane, c->xfunc, c->xpc,
+                            "[mbarrier-reinit-live]: mbarrier.init of the mbarrier at shared 0x%x of CTA rank %d "
+                            "while its phase still has arrivals, transaction bytes or copies outstanding (%u "
+                            "arrival(s) and %u expect_tx so far); first initialised by %s",
+                            off, cta, m->arrivals, m->ntx, o);
+        }
+        m->inited = true;
+        m->completions = 0;
+        m->init_agent = ag;
+        m->init_lane = (uint32_t)lane;
+        m->init_site = site_here(c);
+        m->init_epoch = ck_epoch(s, ag);
+        m->init_count = value;
+        m->ntx = m->landed_bytes = m->arrivals = 0;
+        ck_release(s, ag, m->pend);   /* the init is ordered before every waiter */
+        break;
+    }
+    case IR_OP_MBARRIER_INVAL:
+        m->inited = false;
+        break;
+    case IR_OP_MBARRIER_EXPECT_TX:
+    case IR_OP_MBARRIER_ARRIVE:
+    case IR_OP_MBARRIER_ARRIVE_DROP:
+        if (op != IR_OP_MBARRIER_EXPECT_TX)
+            m->arrivals++;
+        if (op == IR_OP_MBARRIER_EXPECT_TX || value) {
+            if (m->ntx < CK_MAX_TX) {
+                m->tx[m->ntx].site = site_here(c);
+                m->tx[m->ntx].bytes = value;
+            }
+            m->ntx++;
+        }
+        ck_release(s, ag, m->pend);
+        if (flipped(before, after))
+            phase_done(c, m);
+        break;
+    case IR_OP_MBARRIER_COMPLETE_TX:
+        m->landed_bytes += value;
+        ck_release(s, ag, m->pend);
+        if (flipped(before, after))
+            phase_done(c, m);
+        break;
+    default:
+        break;
+    }
+    return 0;
+}
+
+/* A test_wait/try_wait by (w) found the awaited phase complete. */
+void ip_ck_mbar_observed(interp_ctx *c, ip_warp *w, int cta, uint32_t off)
+{
+    ck_mbar *m = ck_mbar_at(c->ck, cta, off);
+    if (!m)
+        return;
+    uint32_t ag = agent_of(c, w);
+    ck_acquire(c->ck, ag, m->done);
+    ck_observe(c->ck, ag, m->comp, m->completions);
+}
+
+/* Deadlock report: what the checker knows of the mbarrier's history. */
+void ip_ck_describe_mbar(interp_ctx *c, int cta, uint32_t off, const char *ind, char *buf, size_t n)
+{
+    buf[0] = 0;
+    if (!c->ck)
+        return;
+    ck_mbar *m = ck_mbar_at(c->ck, cta, off);
+    if (!m || !m->inited)
+        return;
+    char o[600];
+    size_t at = 0;
+    side_str(c, m->init_agent, m->init_lane, m->init_site, o, sizeof o);
+    int k = snprintf(buf, n, "\n%sinitialised with count %u (%u thread(s) of the cluster have not exited) by %s"
+                     "\n%sphase completions so far: %u; in this phase %u arrival(s)", ind, m->init_count,
+                     c->cl.live, o, ind, m->completions, m->arrivals);
+    if (k < 0 || (size_t)k >= n)
+        return;
+    at = (size_t)k;
+    uint32_t want = 0;
+    for (uint32_t i = 0; i < m->ntx && i < CK_MAX_TX; i++) {
+        char where[400];
+        interp_where(c, site_func(m->tx[i].site), site_pc(m->tx[i].site), where, sizeof where);
+        want += m->tx[i].bytes;
+        k = snprintf(buf + at, n - at, "\n%sexpect_tx of %u bytes at %s", ind, m->tx[i].bytes, where);
+        if (k < 0 || (size_t)k >= n - at)
+            return;
+        at += (size_t)k;
+    }
+    snprintf(buf + at, n - at, "\n%sbytes announced in this phase: %u; bytes the copies brought: %u%s", ind, want,
+             m->landed_bytes,
+             want > m->landed_bytes ? " (expect_tx announces more than the copies bring: wrong byte count, or a "
+                                      "copy that went to another barrier?)" :
+             want < m->landed_bytes ? " (the copies brought more than announced)" : "");
+}
+
+/* ---- asynchronous operations ----------------------------------------------------------------------- */
+
+static int op_report(interp_ctx *c, const ip_op *o, uint32_t rec, const ck_conflict *k, int cta)
+{
+    ip_warp *w = &c->cl.ctas[o->cta].warps[o->warp];
+    char other[800], need[400] = "";
+    const ck_op *me = ck_op_get(c->ck, rec);
+    const ck_side *s = &k->other;
+    const char *rule, *why;
+    switch (k->kind) {
+    case CK_COPY_OVERLAP:
+        rule = "copy-overlap";
+        why = "overlaps the bytes of an earlier asynchronous operation that is not ordered before this issue";
+        op_str(c, s->op, other, sizeof other);
+        op_need(c, me->agent, s->op, need, sizeof need);
+        break;
+    case CK_NO_PROXY_FENCE:
+        rule = "missing-proxy-fence";
+        why = "reads shared bytes written through the generic proxy with no fence.proxy.async (.shared::cta) "
+              "between that write and the issue: the async proxy may read stale bytes";
+        side_str(c, s->agent, s->lane, s->site, other, sizeof other);
+        break;
+    default:
+        rule = "copy-over-access";
+        why = "overwrites shared bytes that a thread accessed with no wait ordering that access before this "
+              "issue (a missing wait on the stage's \"empty\" barrier?)";
+        side_str(c, s->agent, s->lane, s->site, other, sizeof other);
+        break;
+    }
+    return ip_error(c, INTERP_FAULT, w, o->lane, c->xfunc, c->xpc,
+                    "data race [%s]: this %s (#%d) %s: shared 0x%x of CTA rank %d%s%s\n  other side: %s", rule,
+                    me->what, o->id, why, k->off, cta, need[0] ? "; " : "", need, other);
+}
+
+int ip_ck_issue(interp_ctx *c, ip_warp *w, ip_op *o, const char *what)
+{
+    ck_state *s = c->ck;
+    uint32_t ag = agent_of(c, w);
+    ck_op r = { .agent = ag, .lane = (uint32_t)o->lane, .site = site_here(c), .id = o->id, .what = what,
+                .epoch = ck_epoch(s, ag) };
+    ck_conflict k;
+    bool load = o->has_mbar;
+    o->ck_rec = UINT32_MAX;
+    if (load) {
+        r.is_load = true;
+        uint32_t len = o->kind == IP_OP_TENSOR ? o->foot : o->bytes;
+        uint32_t first = UINT32_MAX;
+        for (int d = 0; d < c->cl.ncta; d++) {
+            if (!(o->mcast >> d & 1))
+                continue;
+            int mc = o->kind == IP_OP_TENSOR && o->pair ? (d & ~1) | (o->mbar_cta & 1) : d;
+            ip_cta *t = &c->cl.ctas[d];
+            if (!t->live)
+                return ip_error(c, INTERP_FAULT, w, o->lane, c->xfunc, c->xpc,
+                                "[cta-exited]: %s into cluster CTA rank %d, which has exited", what, d);
+            ck_mbar *m = ck_mbar_at(s, mc, o->mbar_off);
+            if (!m)
+                return 0;
+            if (mc != w->cta->slot) {
+                uint64_t word = 0;
+                if (o->mbar_off + 8 <= c->cl.ctas[mc].smem_size)
+                    memcpy(&word, c->cl.ctas[mc].smem + o->mbar_off, 8);
+                if (!(word >> 62 & 1) || !m->inited || !ck_before(s, ag, m->init_agent, m->init_epoch)) {
+                    char oth[600] = "(not initialised yet)";
+                    if (m->inited)
+                        side_str(c, m->init_agent, m->init_lane, m->init_site, oth, sizeof oth);
+                    return ip_error(c, INTERP_FAULT, w, o->lane, c->xfunc, c->xpc,
+                                    "[mbarrier-init-unordered]: %s signals the mbarrier at shared 0x%x of cluster "
+                                    "CTA rank %d, whose initialisation is not ordered before this issue (each CTA: "
+                                    "mbarrier.init, fence.mbarrier_init.release.cluster, then a cluster barrier "
+                                    "before any peer multicasts into it)\n  initialised by %s",
+                                    what, o->mbar_off, mc, oth);
+                }
+                ck_note_remote(s, ag, mc);
+            }
+            if (d != w->cta->slot)
+                ck_note_remote(s, ag, d);
+            r.comp = m->comp;
+            r.val = m->completions + 1;
+            r.cta = d;
+            r.mbar_cta = mc;
+            r.mbar_off = o->mbar_off;
+            uint32_t rec = ck_op_new(s, &r);
+            if (rec == UINT32_MAX)
+                return 0;
+            if (first == UINT32_MAX)
+                first = rec;
+            if (ck_op_write(s, rec, d, o->smem_off, len, &k))
+                return op_report(c, o, rec, &k, d);
+        }
+        o->ck_rec = first;
+    } else if (o->kind == IP_OP_TENSOR || o->kind == IP_OP_BULK_S2G || o->kind == IP_OP_BULK_RED) {
+        /* a store or reduction reads shared memory, completes through the
+         * issuing thread's bulk group */
+        int src = o->kind == IP_OP_TENSOR ? o->dst_cta : o->src_cta;
+        uint32_t off = o->kind == IP_OP_TENSOR ? o->smem_off : o->src_off;
+        uint32_t len = o->kind == IP_OP_TENSOR ? o->foot : o->bytes;
+        r.comp = ck_bulk_comp(s, ag, (uint32_t)o->lane);
+        r.val = o->group + 1;
+        r.cta = src;
+        uint32_t rec = ck_op_new(s, &r);
+        if (rec == UINT32_MAX || !r.comp)
+            return 0;
+        o->ck_rec = rec;
+        ck_set_bulk_need(s, ag, (uint32_t)o->lane, r.val, rec);
+        if (ck_op_read(s, rec, src, off, len, &k))
+            return op_report(c, o, rec, &k, src);
+    }
+    ck_release(s, ag, NULL);
+    return 0;
+}
+
+/* A load's bytes completed `tx` on the mbarrier of CTA mc for destination
+ * d: before/after are the mbarrier's bytes. */
+void ip_ck_complete(interp_ctx *c, const ip_op *o, int d, int mc, uint64_t before, uint64_t after, uint32_t tx)
+{
+    ck_state *s = c->ck;
+    ck_mbar *m = ck_mbar_at(s, mc, o->mbar_off);
+    if (!m)
+        return;
+    uint32_t rec = o->ck_rec;
+    ck_op *r = NULL;
+    if (rec != UINT32_MAX) {
+        for (uint32_t i = rec; (r = ck_op_get(s, i)) && r->id == o->id; i++)
+            if (r->cta == d)
+                break;
+        if (r && r->id != o->id)
+            r = NULL;
+    }
+    m->landed_bytes += tx;
+    if (r) {
+        /* the issuer's actions before the issue happen before the completion */
+        uint32_t *p = m->pend;
+        if (p[r->agent] < r->epoch)
+            p[r->agent] = r->epoch;
+        r->landed = true;
+    }
+    if (flipped(before, after)) {
+        phase_done(c, m);
+        /* the bytes counted into a later phase (expect_tx too small: the
+         * phase completed in the middle of the copy) are covered only by
+         * that later completion */
+        if (r && (uint32_t)(after >> 40 & 0x3fffff))
+            r->val = m->completions + 1;
+        else if (r)
+            r->val = m->completions;
+    } else if (r) {
+        r->val = m->completions + 1;
+    }
+}
+
+void ip_ck_bulk_waited(interp_ctx *c, ip_warp *w, int lane, uint32_t upto)
+{
+    uint32_t ag = agent_of(c, w);
+    uint32_t comp = ck_bulk_comp(c->ck, ag, (uint32_t)lane);
+    ck_observe(c->ck, ag, comp, upto);
+}
+
+void ip_ck_proxy_fence(interp_ctx *c, ip_warp *w)
+{
+    ck_proxy_fence(c->ck, agent_of(c, w));
+}
+
+/* Thread (w, lane) exits (called before it is marked exited). */
+int ip_ck_exit(interp_ctx *c, ip_warp *w, int lane)
+{
+    ck_state *s = c->ck;
+    uint32_t ag = agent_of(c, w), rec;
+    uint32_t need = ck_bulk_need(s, ag, (uint32_t)lane, &rec);
+    if (need) {
+        uint32_t comp = ck_bulk_comp(s, ag, (uint32_t)lane);
+        if (ck_clock(s, ag)[comp] < need) {
+            char other[800];
+            op_str(c, rec, other, sizeof other);
+            return ip_error(c, INTERP_FAULT, w, lane, c->xfunc, c->xpc,
+                            "[store-pending-at-exit]: the thread exits while its asynchronous store may still read "
+                            "shared memory (bulk group %u): no cp.async.bulk.wait_group.read covers it, and the "
+                            "CTA's shared memory is released at exit\n  store: %s", need - 1, other);
+        }
+    }
+    ip_cta *t = w->cta;
+    if (t->live == 1 && c->cl.ncta > 1) {
+        /* the CTA's exit: every warp of it has its final clock now */
+        uint32_t *j = ck_sync_new(s);
+        if (!j)
+            return 0;
+        for (int wi = 0; wi < t->nwarps; wi++)
+            ck_join(s, j, ck_clock(s, agent_of(c, &t->warps[wi])));
+        uint32_t ep;
+        int peer = ck_remote_unordered(s, j, t->slot, &ep);
+        if (peer >= 0) {
+            int nw = (int)c->plan->nwarps;
+            return ip_error(c, INTERP_FAULT, w, lane, c->xfunc, c->xpc,
+                            "[cta-exit-peer-use]: CTA rank %d exits while cluster CTA rank %d (warp %d) used its "
+                            "shared memory (DSMEM access, remote arrive or multicast) with no cluster barrier "
+                            "ordering that use before the exit (end with barrier.cluster.arrive + wait)",
+                            t->slot, peer / nw, peer % nw);
+        }
+    }
+    return 0;
+}
