@@ -340,8 +340,9 @@ static int conflict(ck_conflict *out, int kind, uint32_t off, uint32_t ag, uint3
 }
 
 int ck_access(ck_state *s, uint32_t agent, uint32_t lane, uint32_t site, int cta, uint32_t off, uint32_t n,
-              bool write, ck_conflict *out)
+              unsigned flags, ck_conflict *out)
 {
+    bool write = flags & CK_WRITE;
     if (!n || (uint64_t)off + n > s->smem)
         return CK_OK;
     ck_cell *base = s->shadow + (size_t)cta * s->ngran;
@@ -351,12 +352,17 @@ int ck_access(ck_state *s, uint32_t agent, uint32_t lane, uint32_t site, int cta
         uint32_t lo = g * 4 < off ? off - g * 4 : 0, hi = g * 4 + 4 > off + n ? off + n - g * 4 : 4;
         uint8_t mask = (uint8_t)(((1u << hi) - 1) & ~((1u << lo) - 1));
         ck_cell *c = &base[g];
-        if (rc == CK_OK && c->wep && (c->wmask & mask) && !hb(s, agent, c->wag, c->wep))
+        bool sync = flags & CK_SYNC;
+        if (rc == CK_OK && c->wep && (c->wmask & mask) && (!sync || c->wag == CK_ASYNC) &&
+            !((flags & CK_SAME) && c->wag != CK_ASYNC) && !hb(s, agent, c->wag, c->wep))
             rc = conflict(out, c->wag == CK_ASYNC ? CK_COPY_UNWAITED : write ? CK_RACE_WW : CK_RACE_RW,
                           g * 4 + (uint32_t)__builtin_ctz(c->wmask & mask), c->wag, c->wlane, c->wsite, c->wep);
-        if (rc == CK_OK && write && c->rep && (c->rmask & mask) && !hb(s, agent, c->rag, c->rep))
+        if (rc == CK_OK && write && c->rep && (c->rmask & mask) && (!sync || c->rag == CK_ASYNC) &&
+            !hb(s, agent, c->rag, c->rep))
             rc = conflict(out, c->rag == CK_ASYNC ? CK_SOURCE_REUSED : CK_RACE_WR,
                           g * 4 + (uint32_t)__builtin_ctz(c->rmask & mask), c->rag, c->rlane, c->rsite, c->rep);
+        if (sync)
+            continue;
         if (write) {
             if (c->wep == ep && c->wag == agent)
                 mask |= c->wmask;    /* same agent, same epoch: one access */

@@ -109,11 +109,15 @@ void ck_reset(ck_state *s);
 int ck_nagents(const ck_state *s);
 uint32_t *ck_clock(ck_state *s, uint32_t agent);
 
-/* Plain access by (agent, lane) at `site` to [off, off+n) of CTA `cta`'s
- * shared memory.  Returns CK_OK or a conflict kind (filled in *out); the
- * access is recorded either way. */
+/* Access by (agent, lane) at `site` to [off, off+n) of CTA `cta`'s shared
+ * memory.  flags: CK_WRITE; CK_SYNC for an atomic or an access with
+ * memory-ordering semantics (checked against asynchronous operations
+ * only, not recorded); CK_SAME for a write of the bytes already there (a
+ * benign write-write overlap, as racecheck treats it).  Returns CK_OK or a
+ * conflict kind (filled in *out); a plain access is recorded either way. */
+enum { CK_WRITE = 1, CK_SYNC = 2, CK_SAME = 4 };
 int ck_access(ck_state *s, uint32_t agent, uint32_t lane, uint32_t site, int cta, uint32_t off, uint32_t n,
-              bool write, ck_conflict *out);
+              unsigned flags, ck_conflict *out);
 
 /* Synchronisation.  A sync clock is an array of ck_width() words from
  * ck_sync_new (owned by the state, freed with it). */

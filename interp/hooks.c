@@ -86,7 +86,7 @@ static void op_str(interp_ctx *c, uint32_t i, char *buf, size_t n)
     const ck_op *o = ck_op_get(c->ck, i);
     char s[600];
     side_str(c, o->agent, o->lane, o->site, s, sizeof s);
-    snprintf(buf, n, "%s #%d issued by %s", o->what, o->id, s);
+    snprintf(buf, n, "%s #%d issued from %s", o->what, o->id, s);
 }
 
 /* What the op needs before its bytes may be touched, in words. */
@@ -135,8 +135,9 @@ static int report(interp_ctx *c, ip_warp *w, int lane, const ck_conflict *k, con
     }
 }
 
-int ip_ck_access(interp_ctx *c, ip_warp *w, int lane, const ip_ptr *p, uint32_t n, bool write)
+int ip_ck_access(interp_ctx *c, ip_warp *w, int lane, const ip_ptr *p, uint32_t n, unsigned flags)
 {
+    bool write = flags & CK_WRITE;
     char what[96];
     ck_state *s = c->ck;
     uint32_t ag = agent_of(c, w);
@@ -150,20 +151,17 @@ int ip_ck_access(interp_ctx *c, ip_warp *w, int lane, const ip_ptr *p, uint32_t 
         ck_note_remote(s, ag, p->cta);
     }
     ck_conflict k;
-    if (ck_access(s, ag, (uint32_t)lane, site_here(c), p->cta, p->soff, n, write, &k))
+    if (flags & CK_SYNC) {
+        /* atomics and ordered accesses synchronise through one clock per CTA */
+        uint32_t *m = ck_memsync(s, p->cta);
+        ck_acquire(s, ag, m);
+        ck_release(s, ag, m);
+    }
+    if (ck_access(s, ag, (uint32_t)lane, site_here(c), p->cta, p->soff, n, flags, &k))
         return report(c, w, lane, &k, ip_instr_what(c, what, sizeof what), write, n, p->cta);
     return 0;
 }
 
-/* Atomics and .volatile/.relaxed/.acquire/.release accesses synchronise
- * through memory: one clock per CTA, acquired and released by each. */
-void ip_ck_ordered_access(interp_ctx *c, ip_warp *w, int cta)
-{
-    uint32_t ag = agent_of(c, w);
-    uint32_t *m = ck_memsync(c->ck, cta);
-    ck_acquire(c->ck, ag, m);
-    ck_release(c->ck, ag, m);
-}
 
 /* ---- barriers ---------------------------------------------------------------------------------------- */
 
@@ -250,7 +248,7 @@ int ip_ck_mbar(interp_ctx *c, ip_warp *w, int lane, int op, int cta, uint32_t of
             return ip_error(c, INTERP_FAULT, w, lane, c->xfunc, c->xpc,
                             "[mbarrier-init-unordered]: %s on the mbarrier at shared 0x%x of cluster CTA rank %d "
                             "before its initialisation is ordered before it (fence.mbarrier_init.release.cluster "
-                            "and a cluster barrier after mbarrier.init)\n  initialised by %s",
+                            "and a cluster barrier after mbarrier.init)\n  initialised from %s",
                             ir_ops[op].name, off, cta, o);
         }
         ck_note_remote(s, ag, cta);
@@ -269,7 +267,7 @@ int ip_ck_mbar(interp_ctx *c, ip_warp *w, int lane, int op, int cta, uint32_t of
             return ip_error(c, INTERP_FAULT, w, lane, c->xfunc, c->xpc,
                             "[mbarrier-reinit-live]: mbarrier.init of the mbarrier at shared 0x%x of CTA rank %d "
                             "while its phase still has arrivals, transaction bytes or copies outstanding (%u "
-                            "arrival(s) and %u expect_tx so far); first initialised by %s",
+                            "arrival(s) and %u expect_tx so far); first initialised from %s",
                             off, cta, m->arrivals, m->ntx, o);
         }
         m->inited = true;
@@ -337,7 +335,7 @@ void ip_ck_describe_mbar(interp_ctx *c, int cta, uint32_t off, const char *ind, 
     char o[600];
     size_t at = 0;
     side_str(c, m->init_agent, m->init_lane, m->init_site, o, sizeof o);
-    int k = snprintf(buf, n, "\n%sinitialised with count %u (%u thread(s) of the cluster have not exited) by %s"
+    int k = snprintf(buf, n, "\n%sinitialised with count %u (%u thread(s) of the cluster have not exited) from %s"
                      "\n%sphase completions so far: %u; in this phase %u arrival(s)", ind, m->init_count,
                      c->cl.live, o, ind, m->completions, m->arrivals);
     if (k < 0 || (size_t)k >= n)
@@ -430,7 +428,7 @@ int ip_ck_issue(interp_ctx *c, ip_warp *w, ip_op *o, const char *what)
                                     "[mbarrier-init-unordered]: %s signals the mbarrier at shared 0x%x of cluster "
                                     "CTA rank %d, whose initialisation is not ordered before this issue (each CTA: "
                                     "mbarrier.init, fence.mbarrier_init.release.cluster, then a cluster barrier "
-                                    "before any peer multicasts into it)\n  initialised by %s",
+                                    "before any peer multicasts into it)\n  initialised from %s",
                                     what, o->mbar_off, mc, oth);
                 }
                 ck_note_remote(s, ag, mc);

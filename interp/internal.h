@@ -319,8 +319,8 @@ int ip_async_smem_race(interp_ctx *c, ip_warp *w, int lane, int cta, uint32_t of
 /* hooks.c: the checker's feed (called only when c->ck) */
 bool ip_ck_start(interp_ctx *c);
 void ip_ck_free(interp_ctx *c);
-int ip_ck_access(interp_ctx *c, ip_warp *w, int lane, const ip_ptr *p, uint32_t n, bool write);
-void ip_ck_ordered_access(interp_ctx *c, ip_warp *w, int cta);
+/* flags: CK_WRITE, CK_SYNC (atomic or ordered access), CK_SAME (check/check.h) */
+int ip_ck_access(interp_ctx *c, ip_warp *w, int lane, const ip_ptr *p, uint32_t n, unsigned flags);
 void ip_ck_bar_arrive(interp_ctx *c, ip_warp *w, int id);
 void ip_ck_bar_release(interp_ctx *c, ip_cta *t, int id);
 void ip_ck_cbar_arrive(interp_ctx *c, ip_warp *w);

@@ -18,6 +18,7 @@
 #include <string.h>
 #include "interp/internal.h"
 #include "interp/fp.h"
+#include "check/check.h"
 
 #define FOR_LANES(m, l) for (uint32_t m_ = (m), l; m_ && ((l = (uint32_t)__builtin_ctz(m_)), 1); m_ &= m_ - 1)
 
@@ -132,19 +133,20 @@ static const char *race_what(const ir_instr *in, char *buf, size_t n)
  * memory-ordering semantics (.volatile, .relaxed, .acquire, .release)
  * synchronise instead of racing. */
 static int smem_check(interp_ctx *c, ip_warp *w, uint32_t l, const ir_instr *in, const ip_ptr *p, uint32_t n,
-                      bool write, bool ordered)
+                      int write, bool ordered)
 {
     if (p->cta < 0)
         return 0;
     if (c->ck) {
-        if (ordered || (in->sem && in->sem != IR_M_WEAK)) {
-            ip_ck_ordered_access(c, w, p->cta);
-            return 0;
-        }
-        return ip_ck_access(c, w, (int)l, p, n, write);
+        unsigned fl = write ? CK_WRITE : 0;
+        if (write == 2)
+            fl |= CK_SAME;
+        if (ordered || (in->sem && in->sem != IR_M_WEAK))
+            fl |= CK_SYNC;
+        return ip_ck_access(c, w, (int)l, p, n, fl);
     }
     char wb[96];
-    if (c->nops && ip_async_smem_race(c, w, (int)l, p->cta, p->soff, n, write, race_what(in, wb, sizeof wb)))
+    if (c->nops && ip_async_smem_race(c, w, (int)l, p->cta, p->soff, n, write != 0, race_what(in, wb, sizeof wb)))
         return c->res.status;
     return 0;
 }
@@ -194,17 +196,20 @@ static int exec_st(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, u
             return ip_error(c, INTERP_FAULT, w, (int)l, c->xfunc, c->xpc,
                             "%s: kernel parameters are read-only (address 0x%llx)", ip_instr_what(c, wb, sizeof wb),
                             (unsigned long long)a);
-        if (p.cta >= 0 && smem_check(c, w, l, in, &p, es * n, true, false))
-            return c->res.status;
+        uint8_t nb[128];
         for (unsigned i = 0; i < n; i++) {
             const ir_operand *e = vec_elem(fn, &in->opd[1], i);
             uint64_t v = elem_val(c, f, e, l, t);
-            memcpy(p.p + i * es, &v, es > 8 ? 8 : es);
+            memcpy(nb + i * es, &v, es > 8 ? 8 : es);
             if (es == 16) {
                 uint64_t h = get_hi(c, f, e, l);
-                memcpy(p.p + i * es + 8, &h, 8);
+                memcpy(nb + i * es + 8, &h, 8);
             }
         }
+        /* writing the bytes already there is a benign overlap for racecheck */
+        if (p.cta >= 0 && smem_check(c, w, l, in, &p, es * n, memcmp(nb, p.p, es * n) ? 1 : 2, false))
+            return c->res.status;
+        memcpy(p.p, nb, es * n);
         ip_note_write(c, a, es * n);
     }
     return 0;
