@@ -25,7 +25,9 @@ typedef struct ck_cell {
     uint32_t wsite, rsite;
     uint16_t wag, rag;
     uint8_t wlane, rlane;
-    uint8_t wmask, rmask;      /* bytes of the granule */
+    uint8_t wmask, rmask;      /* bytes of the granule; rmask bits 4..7: the reader read
+                                  those bytes before anything had written them */
+    uint8_t init;              /* bytes ever written */
 } ck_cell;
 
 struct ck_state {
@@ -33,6 +35,8 @@ struct ck_state {
     uint32_t nag, width, used;
     uint32_t smem, ngran;
     uint32_t *clocks;
+    uint32_t *seen;            /* nag rows of `width`: direct observations (ck_seen) */
+    uint32_t *seen_lanes;      /* and the lanes that made them */
     ck_cell *shadow;
     uint16_t *mbar_ix;
     ck_mbar *mbars;
@@ -41,6 +45,8 @@ struct ck_state {
     uint32_t *cbar;            /* 2 clocks: pending, done */
     uint32_t *memsync;         /* ncta clocks */
     uint32_t *remote;          /* ncta clocks */
+    uint32_t *remote_site;     /* ncta * nag: last remote use's site, lane << 24 | ... */
+    uint8_t *remote_lane;
     uint32_t *fenced;          /* per agent: epoch of its last fence.proxy.async (+1) */
     uint32_t *fence_snap;      /* per agent: its clock at that fence */
     uint16_t *bulk_comp;       /* nag * 32 */
@@ -66,19 +72,23 @@ ck_state *ck_new(int ncta, int nwarps, uint32_t smem)
     s->ngran = (smem + 3) / 4;
     size_t w = s->width;
     s->clocks = calloc((size_t)s->nag * w, 4);
+    s->seen = calloc((size_t)s->nag * w, 4);
+    s->seen_lanes = calloc((size_t)s->nag * w, 4);
     s->shadow = calloc((size_t)ncta * s->ngran, sizeof *s->shadow);
     s->mbar_ix = calloc((size_t)ncta * (smem / 8 + 1), 2);
     s->bars = calloc((size_t)ncta * 16 * w, 4);
     s->cbar = calloc(2 * w, 4);
     s->memsync = calloc((size_t)ncta * w, 4);
     s->remote = calloc((size_t)ncta * w, 4);
+    s->remote_site = calloc((size_t)ncta * s->nag, 4);
+    s->remote_lane = calloc((size_t)ncta * s->nag, 1);
     s->fenced = calloc(s->nag, 4);
     s->fence_snap = calloc((size_t)s->nag * w, 4);
     s->bulk_comp = calloc((size_t)s->nag * 32, 2);
     s->bulk_need = calloc((size_t)s->nag * 32, 4);
     s->bulk_op = calloc((size_t)s->nag * 32, 4);
-    if (!s->clocks || !s->shadow || !s->mbar_ix || !s->bars || !s->cbar || !s->memsync || !s->remote ||
-        !s->fenced || !s->fence_snap || !s->bulk_comp || !s->bulk_need || !s->bulk_op) {
+    if (!s->clocks || !s->seen || !s->seen_lanes || !s->shadow || !s->mbar_ix || !s->bars || !s->cbar || !s->memsync || !s->remote ||
+        !s->remote_site || !s->remote_lane || !s->fenced || !s->fence_snap || !s->bulk_comp || !s->bulk_need || !s->bulk_op) {
         ck_free(s);
         return NULL;
     }
@@ -94,6 +104,8 @@ void ck_free(ck_state *s)
         free(s->pool[i]);
     free(s->pool);
     free(s->clocks);
+    free(s->seen);
+    free(s->seen_lanes);
     free(s->shadow);
     free(s->mbar_ix);
     free(s->mbars);
@@ -101,6 +113,8 @@ void ck_free(ck_state *s)
     free(s->cbar);
     free(s->memsync);
     free(s->remote);
+    free(s->remote_site);
+    free(s->remote_lane);
     free(s->fenced);
     free(s->fence_snap);
     free(s->bulk_comp);
@@ -114,8 +128,11 @@ void ck_reset(ck_state *s)
 {
     size_t w = s->width, u = s->used ? s->used : s->nag;
     /* rows are only dirty up to `used` */
-    for (uint32_t a = 0; a < s->nag; a++)
+    for (uint32_t a = 0; a < s->nag; a++) {
         memset(row(s, a), 0, u * 4);
+        memset(s->seen + (size_t)a * w, 0, u * 4);
+        memset(s->seen_lanes + (size_t)a * w, 0, u * 4);
+    }
     for (uint32_t a = 0; a < s->nag; a++)
         row(s, a)[a] = 1;        /* epochs start at 1: 0 marks "no access" */
     memset(s->shadow, 0, (size_t)s->ncta * s->ngran * sizeof *s->shadow);
@@ -124,6 +141,7 @@ void ck_reset(ck_state *s)
     memset(s->cbar, 0, 2 * w * 4);
     memset(s->memsync, 0, (size_t)s->ncta * w * 4);
     memset(s->remote, 0, (size_t)s->ncta * w * 4);
+    memset(s->remote_site, 0, (size_t)s->ncta * s->nag * 4);
     memset(s->fenced, 0, (size_t)s->nag * 4);
     memset(s->fence_snap, 0, (size_t)s->nag * w * 4);
     memset(s->bulk_comp, 0, (size_t)s->nag * 32 * 2);
@@ -195,6 +213,20 @@ void ck_observe(ck_state *s, uint32_t agent, uint32_t comp, uint32_t v)
     uint32_t *r = row(s, agent);
     if (comp && r[comp] < v)
         r[comp] = v;
+}
+
+uint32_t ck_seen(ck_state *s, uint32_t agent, uint32_t comp, uint32_t *lanes)
+{
+    size_t i = (size_t)agent * s->width + comp;
+    *lanes = s->seen_lanes[i];
+    return s->seen[i];
+}
+
+void ck_seen_set(ck_state *s, uint32_t agent, uint32_t comp, uint32_t v, uint32_t lanes)
+{
+    size_t i = (size_t)agent * s->width + comp;
+    s->seen_lanes[i] = s->seen[i] == v ? s->seen_lanes[i] | lanes : lanes;
+    s->seen[i] = v;
 }
 
 bool ck_before(ck_state *s, uint32_t agent, uint32_t a2, uint32_t epoch)
@@ -269,20 +301,23 @@ void ck_proxy_fence(ck_state *s, uint32_t agent)
     r[agent]++;                  /* later writes are not covered */
 }
 
-void ck_note_remote(ck_state *s, uint32_t agent, int cta)
+void ck_note_remote(ck_state *s, uint32_t agent, uint32_t lane, uint32_t site, int cta)
 {
     uint32_t *v = s->remote + (size_t)cta * s->width;
     uint32_t e = row(s, agent)[agent];
     if (v[agent] < e)
         v[agent] = e;
+    s->remote_site[(size_t)cta * s->nag + agent] = site;
+    s->remote_lane[(size_t)cta * s->nag + agent] = (uint8_t)lane;
 }
 
-int ck_remote_unordered(ck_state *s, const uint32_t *r, int cta, uint32_t *epoch)
+int ck_remote_unordered(ck_state *s, const uint32_t *r, int cta, uint32_t *lane, uint32_t *site)
 {
     const uint32_t *v = s->remote + (size_t)cta * s->width;
     for (uint32_t a = 0; a < s->nag; a++)
         if (v[a] > r[a]) {
-            *epoch = v[a];
+            *site = s->remote_site[(size_t)cta * s->nag + a];
+            *lane = s->remote_lane[(size_t)cta * s->nag + a];
             return (int)a;
         }
     return -1;
@@ -361,6 +396,8 @@ int ck_access(ck_state *s, uint32_t agent, uint32_t lane, uint32_t site, int cta
             !hb(s, agent, c->rag, c->rep))
             rc = conflict(out, c->rag == CK_ASYNC ? CK_SOURCE_REUSED : CK_RACE_WR,
                           g * 4 + (uint32_t)__builtin_ctz(c->rmask & mask), c->rag, c->rlane, c->rsite, c->rep);
+        if (write)
+            c->init |= mask;
         if (sync)
             continue;
         if (write) {
@@ -369,6 +406,7 @@ int ck_access(ck_state *s, uint32_t agent, uint32_t lane, uint32_t site, int cta
             c->wag = (uint16_t)agent, c->wlane = (uint8_t)lane, c->wsite = site, c->wep = ep, c->wmask = mask;
         } else if (!c->rep || c->rag != CK_ASYNC || hb(s, agent, c->rag, c->rep)) {
             /* an async reader (a store's source) stays until it is ordered */
+            mask |= (uint8_t)((mask & ~c->init) << 4);
             if (c->rep && c->rag == agent && c->rep == ep)
                 mask |= c->rmask;
             c->rag = (uint16_t)agent, c->rlane = (uint8_t)lane, c->rsite = site, c->rep = ep, c->rmask = mask;
@@ -401,9 +439,12 @@ static int op_range(ck_state *s, uint32_t op, int cta, uint32_t off, uint32_t n,
         if (rc == CK_OK && write && c->rep && !hb(s, agent, c->rag, c->rep))
             rc = conflict(out, c->rag == CK_ASYNC ? CK_COPY_OVERLAP : CK_COPY_OVER_ACCESS, at, c->rag, c->rlane,
                           c->rsite, c->rep);
+        if (rc == CK_OK && write && c->rep && c->rag != CK_ASYNC && (c->rmask & 0xf0))
+            rc = conflict(out, CK_READ_BEFORE_COPY, at, c->rag, c->rlane, c->rsite, c->rep);
         if (write) {
             c->wag = CK_ASYNC, c->wlane = (uint8_t)o->lane, c->wsite = o->site, c->wep = op + 1, c->wmask = 0xf;
             c->rep = 0;
+            c->init = 0xf;
         } else {
             c->rag = CK_ASYNC, c->rlane = (uint8_t)o->lane, c->rsite = o->site, c->rep = op + 1, c->rmask = 0xf;
         }

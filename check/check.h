@@ -63,7 +63,9 @@ enum {
     CK_SOURCE_REUSED,          /* write to a store's source before the wait_group.read covering it */
     CK_COPY_OVERLAP,           /* async write over bytes another async op writes/reads, unordered */
     CK_COPY_OVER_ACCESS,       /* async write over bytes a thread accessed, not ordered before the issue */
-    CK_NO_PROXY_FENCE          /* async read of generic writes without fence.proxy.async */
+    CK_NO_PROXY_FENCE,         /* async read of generic writes without fence.proxy.async */
+    CK_READ_BEFORE_COPY        /* async write over bytes a thread read before anything wrote
+                                  them: it read what this copy was to bring, without a wait */
 };
 
 typedef struct ck_conflict {
@@ -75,6 +77,8 @@ typedef struct ck_conflict {
 /* Asynchronous operation record. */
 typedef struct ck_op {
     uint32_t comp, val;        /* ordered iff clock[comp] >= val (comp 0 = never) */
+    uint32_t issued_val;       /* val as known at issue (a load landing in a later phase
+                                  than the one it was issued in raises val) */
     uint32_t agent, lane, site;
     uint32_t epoch;            /* issuer's epoch at issue (released to the mbarrier at completion) */
     int id;                    /* interpreter's op id (#N in reports) */
@@ -93,6 +97,8 @@ typedef struct ck_mbar {
     uint32_t completions;      /* phases completed since init */
     bool inited;
     uint32_t init_agent, init_lane, init_site, init_epoch, init_count;
+    struct { uint32_t site, bytes; } hist[4]; /* completion k (k % 4, the last 4): its phase's
+                                            first expect_tx and the bytes all of them announced */
     uint32_t ntx;              /* expect_tx of the current phase (first CK_MAX_TX kept) */
     struct { uint32_t site, bytes; } tx[CK_MAX_TX];
     uint32_t landed_bytes;     /* complete_tx bytes in the current phase */
@@ -136,6 +142,11 @@ uint32_t *ck_memsync(ck_state *s, int cta);
 bool ck_covers(ck_state *s, uint32_t agent, const uint32_t *sync);
 /* Raise one component of agent's clock to at least v. */
 void ck_observe(ck_state *s, uint32_t agent, uint32_t comp, uint32_t v);
+/* What agent last observed of component comp by a wait of its own (not
+ * through another agent), and which lanes observed it; ck_seen_set records
+ * an observation by `lanes` (added to them if v is the same). */
+uint32_t ck_seen(ck_state *s, uint32_t agent, uint32_t comp, uint32_t *lanes);
+void ck_seen_set(ck_state *s, uint32_t agent, uint32_t comp, uint32_t v, uint32_t lanes);
 /* Is (agent2, epoch) ordered before agent's present? */
 bool ck_before(ck_state *s, uint32_t agent, uint32_t agent2, uint32_t epoch);
 uint32_t ck_epoch(ck_state *s, uint32_t agent);
@@ -147,9 +158,10 @@ uint32_t ck_bulk_need(ck_state *s, uint32_t agent, uint32_t lane, uint32_t *op);
 void ck_set_bulk_need(ck_state *s, uint32_t agent, uint32_t lane, uint32_t need, uint32_t op);
 void ck_proxy_fence(ck_state *s, uint32_t agent);
 /* Remote-use bookkeeping: agent touched CTA cta's shared memory from another CTA. */
-void ck_note_remote(ck_state *s, uint32_t agent, int cta);
-/* The remote users of cta not ordered before agent: first one found, or -1. */
-int ck_remote_unordered(ck_state *s, const uint32_t *clock, int cta, uint32_t *epoch);
+void ck_note_remote(ck_state *s, uint32_t agent, uint32_t lane, uint32_t site, int cta);
+/* The remote users of cta not ordered before `clock`: first one found (its
+ * last use: lane and site), or -1. */
+int ck_remote_unordered(ck_state *s, const uint32_t *clock, int cta, uint32_t *lane, uint32_t *site);
 
 /* Async operations: a record, then the shared ranges it writes or reads.
  * ck_op_write / ck_op_read check the range against earlier accesses (as if

@@ -34,6 +34,7 @@
  *                        or copies outstanding in its current phase
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "interp/internal.h"
 #include "check/check.h"
@@ -64,6 +65,12 @@ void ip_ck_free(interp_ctx *c)
 {
     ck_free(c->ck);
     c->ck = NULL;
+    if (c->ck_waits) {
+        for (uint32_t f = 0; f < c->plan->mod->nfuncs; f++)
+            free(c->ck_waits[f]);
+        free(c->ck_waits);
+        c->ck_waits = NULL;
+    }
 }
 
 /* "CTA (0,0,0) warp 1 lane 3 at file:line: text" for a recorded side */
@@ -94,7 +101,18 @@ static void op_need(interp_ctx *c, uint32_t agent, uint32_t i, char *buf, size_t
 {
     const ck_op *o = ck_op_get(c->ck, i);
     uint32_t seen = o->comp ? ck_clock(c->ck, agent)[o->comp] : 0;
-    if (o->is_load)
+    ck_mbar *m = o->is_load ? ck_mbar_at(c->ck, o->mbar_cta, o->mbar_off) : NULL;
+    /* the phase the thread did observe, when it is the one before: its
+     * expect_tx may have announced too few bytes */
+    uint32_t k = o->val > o->issued_val ? o->issued_val : seen;
+    if (m && k && k + 1 == o->val && m->completions - k < 4 && m->hist[k % 4].site) {
+        char where[400];
+        interp_where(c, site_func(m->hist[k % 4].site), site_pc(m->hist[k % 4].site), where, sizeof where);
+        snprintf(buf, n, "its bytes count into completion #%u of the mbarrier at shared 0x%x of CTA rank %d, and "
+                 "this thread has observed %u: completion #%u came first, its expect_tx announcing %u bytes (fewer "
+                 "than the copies bring, so the phase completed in the middle of them?)\n  expect_tx: %s",
+                 o->val, o->mbar_off, o->mbar_cta, seen, k, m->hist[k % 4].bytes, where);
+    } else if (o->is_load)
         snprintf(buf, n, "it completes on the mbarrier at shared 0x%x of CTA rank %d, in that barrier's "
                  "completion #%u (the phase with parity %u); this thread has observed %u of its completions "
                  "(missing wait, wrong barrier or wrong parity, or a try_wait/test_wait result ignored?)",
@@ -110,7 +128,7 @@ static const char *rw(bool write) { return write ? "writes" : "reads"; }
 static int report(interp_ctx *c, ip_warp *w, int lane, const ck_conflict *k, const char *what, bool write,
                   uint32_t n, int cta)
 {
-    char other[800], need[400];
+    char other[800], need[1200];
     const ck_side *o = &k->other;
     switch (k->kind) {
     case CK_COPY_UNWAITED:
@@ -148,7 +166,7 @@ int ip_ck_access(interp_ctx *c, ip_warp *w, int lane, const ip_ptr *p, uint32_t 
                             "[cta-exited]: %s %s shared memory of cluster CTA rank %d, which has exited (its "
                             "shared memory is gone; end every CTA of the cluster with a cluster barrier after "
                             "the last remote access)", what, rw(write), p->cta);
-        ck_note_remote(s, ag, p->cta);
+        ck_note_remote(s, ag, (uint32_t)lane, site_here(c), p->cta);
     }
     ck_conflict k;
     if (flags & CK_SYNC) {
@@ -218,6 +236,11 @@ void ip_ck_cbar_pass(interp_ctx *c, ip_warp *w)
 static void phase_done(interp_ctx *c, ck_mbar *m)
 {
     m->completions++;
+    uint32_t h = m->completions % 4;
+    m->hist[h].site = m->ntx ? m->tx[0].site : 0;
+    m->hist[h].bytes = 0;
+    for (uint32_t i = 0; i < m->ntx && i < CK_MAX_TX; i++)
+        m->hist[h].bytes += m->tx[i].bytes;
     ck_join(c->ck, m->done, m->pend);
     ck_clear(c->ck, m->pend);
     m->ntx = 0;
@@ -251,7 +274,7 @@ int ip_ck_mbar(interp_ctx *c, ip_warp *w, int lane, int op, int cta, uint32_t of
                             "and a cluster barrier after mbarrier.init)\n  initialised from %s",
                             ir_ops[op].name, off, cta, o);
         }
-        ck_note_remote(s, ag, cta);
+        ck_note_remote(s, ag, (uint32_t)lane, site_here(c), cta);
     }
     switch (op) {
     case IR_OP_MBARRIER_INIT: {
@@ -312,15 +335,141 @@ int ip_ck_mbar(interp_ctx *c, ip_warp *w, int lane, int op, int cta, uint32_t of
     return 0;
 }
 
-/* A test_wait/try_wait by (w) found the awaited phase complete. */
-void ip_ck_mbar_observed(interp_ctx *c, ip_warp *w, int cta, uint32_t off)
+/* A test_wait/try_wait by lane `lane` of w found the awaited phase
+ * complete.  A thread whose own earlier wait on this barrier already
+ * observed its latest completion learns nothing new: the phase it names is one it has consumed (a phase
+ * bit that does not flip), so it is reported [stale-phase]. */
+int ip_ck_mbar_observed(interp_ctx *c, ip_warp *w, int lane, int cta, uint32_t off)
 {
     ck_mbar *m = ck_mbar_at(c->ck, cta, off);
     if (!m)
-        return;
+        return 0;
     uint32_t ag = agent_of(c, w);
+    uint32_t lanes;
+    if (m->comp && m->completions && ck_seen(c->ck, ag, m->comp, &lanes) == m->completions &&
+        (lanes >> lane & 1))
+        return ip_error(c, INTERP_FAULT, w, lane, c->xfunc, c->xpc,
+                        "[stale-phase]: this wait on the mbarrier at shared 0x%x of CTA rank %d succeeds on its "
+                        "completion #%u, which this thread's previous wait on it already observed: the phase it "
+                        "names completed long ago (a phase bit that does not flip, or a stage index that does not "
+                        "advance?); the data it guards has not been refilled", off, cta, m->completions);
+    ck_seen_set(c->ck, ag, m->comp, m->completions, 1u << lane);
     ck_acquire(c->ck, ag, m->done);
     ck_observe(c->ck, ag, m->comp, m->completions);
+    return 0;
+}
+
+/* ---- try_wait / test_wait results --------------------------------------------------------------
+ *
+ * The scheduler runs a thread whose try_wait failed again from the wait
+ * once the phase has completed (sched.c), so in ptxi a wait whose result is
+ * ignored behaves like a blocking one.  On the GPU the kernel goes on with
+ * `false` and reads what the copy has not brought yet.  So each wait's
+ * result is followed through the registers it flows into, along the path
+ * the thread takes after it (fall-through, unconditional branches): if it
+ * reaches a branch, a guard, a store or any instruction with an effect
+ * other than a register, it decides something; if it dies (overwritten, or
+ * the thread exits) first, it was ignored. */
+
+static bool pure_op(int op)
+{
+    static const char *const pure[] = { "mov", "selp", "setp", "set", "and", "or", "xor", "not", "cnot", "cvt",
+                                        "add", "sub", "mul", "mad", "shl", "shr", "neg", "min", "max", "prmt",
+                                        "bfe", "bfi", "slct", "lop3", "abs", NULL };
+    const char *n = ir_ops[op].name;
+    for (int i = 0; pure[i]; i++)
+        if (!strcmp(n, pure[i]))
+            return true;
+    return false;
+}
+
+static bool opd_tainted(const ir_function *fn, const ir_operand *o, const uint8_t *t)
+{
+    switch (o->kind) {
+    case IR_OPD_REG: return o->u.reg < fn->nregs && t[o->u.reg];
+    case IR_OPD_VEC:
+        for (uint32_t i = 0; i < o->u.vec.n; i++)
+            if (opd_tainted(fn, &fn->vecpool[o->u.vec.first + i], t))
+                return true;
+        return false;
+    case IR_OPD_ADDR: return o->u.addr.base_kind == IR_BASE_REG && o->u.addr.base < fn->nregs && t[o->u.addr.base];
+    default: return false;
+    }
+}
+
+/* returns the number of registers newly tainted (or untainted, negative) */
+static int opd_set(const ir_function *fn, const ir_operand *o, uint8_t *t, uint8_t v)
+{
+    int k = 0;
+    if (o->kind == IR_OPD_REG && o->u.reg < fn->nregs) {
+        k = (int)v - (int)t[o->u.reg];
+        t[o->u.reg] = v;
+    } else if (o->kind == IR_OPD_VEC) {
+        for (uint32_t i = 0; i < o->u.vec.n; i++)
+            k += opd_set(fn, &fn->vecpool[o->u.vec.first + i], t, v);
+    }
+    return k;
+}
+
+/* 1 = the result of the wait at pc decides something, 2 = it is ignored */
+static uint8_t wait_result_use(const ir_function *fn, uint32_t pc)
+{
+    const ir_instr *in = &fn->instrs[pc];
+    if (in->opd[0].kind == IR_OPD_SINK)
+        return 2;
+    if (in->opd[0].kind != IR_OPD_REG || in->opd[0].u.reg >= fn->nregs)
+        return 1;
+    uint8_t *t = calloc(fn->nregs, 1);
+    if (!t)
+        return 1;
+    t[in->opd[0].u.reg] = 1;
+    int live = 1;
+    uint8_t res = 1;                 /* unknown counts as used */
+    uint32_t i = pc + 1;
+    for (int steps = 0; steps < 4096 && i < fn->ninstrs; steps++) {
+        const ir_instr *x = &fn->instrs[i];
+        bool pure = pure_op(x->op);
+        bool guard = x->guard >= 0 && (uint32_t)x->guard < fn->nregs && t[x->guard];
+        bool reads = guard;
+        for (int k = pure ? 1 : 0; k < x->nopd && !reads; k++)
+            reads = opd_tainted(fn, &x->opd[k], t);
+        if (reads && !pure)
+            break;                   /* decides a branch, a store, ... */
+        if (reads)
+            live += opd_set(fn, &x->opd[0], t, 1);
+        else if (pure && x->nopd)
+            live += opd_set(fn, &x->opd[0], t, 0);
+        if (live <= 0 || x->op == IR_OP_EXIT || x->op == IR_OP_RET) {
+            res = 2;
+            break;
+        }
+        if (x->op == IR_OP_BRA && x->guard < 0 && x->nopd && x->opd[0].kind == IR_OPD_LABEL)
+            i = x->opd[0].u.label;
+        else
+            i++;
+    }
+    free(t);
+    return res;
+}
+
+int ip_ck_wait_used(interp_ctx *c, ip_warp *w, int lane, const ir_instr *in)
+{
+    const ir_module *m = c->plan->mod;
+    if (!c->ck_waits && !(c->ck_waits = calloc(m->nfuncs, sizeof *c->ck_waits)))
+        return 0;
+    uint8_t **fw = &c->ck_waits[c->xfunc];
+    if (!*fw && !(*fw = calloc(m->funcs[c->xfunc].ninstrs, 1)))
+        return 0;
+    uint8_t *u = &(*fw)[c->xpc];
+    if (!*u)
+        *u = wait_result_use(&m->funcs[c->xfunc], c->xpc);
+    if (*u == 2)
+        return ip_error(c, INTERP_FAULT, w, lane, c->xfunc, c->xpc,
+                        "[wait-result-ignored]: the result of this %s decides nothing (no branch, guard or store "
+                        "uses it before the thread goes on): on the GPU it may return false and the thread then "
+                        "touches what the barrier guards before the phase completes; loop until it returns true",
+                        ir_ops[in->op].name);
+    return 0;
 }
 
 /* Deadlock report: what the checker knows of the mbarrier's history. */
@@ -363,7 +512,7 @@ void ip_ck_describe_mbar(interp_ctx *c, int cta, uint32_t off, const char *ind, 
 static int op_report(interp_ctx *c, const ip_op *o, uint32_t rec, const ck_conflict *k, int cta)
 {
     ip_warp *w = &c->cl.ctas[o->cta].warps[o->warp];
-    char other[800], need[400] = "";
+    char other[800], need[1200] = "";
     const ck_op *me = ck_op_get(c->ck, rec);
     const ck_side *s = &k->other;
     const char *rule, *why;
@@ -373,6 +522,13 @@ static int op_report(interp_ctx *c, const ip_op *o, uint32_t rec, const ck_confl
         why = "overlaps the bytes of an earlier asynchronous operation that is not ordered before this issue";
         op_str(c, s->op, other, sizeof other);
         op_need(c, me->agent, s->op, need, sizeof need);
+        break;
+    case CK_READ_BEFORE_COPY:
+        rule = "copy-not-waited";
+        why = "writes shared bytes that a thread read before anything had written them, before this issue: "
+              "it read what this copy brings without waiting for it (a missing wait on the stage's \"full\" "
+              "barrier?)";
+        side_str(c, s->agent, s->lane, s->site, other, sizeof other);
         break;
     case CK_NO_PROXY_FENCE:
         rule = "missing-proxy-fence";
@@ -431,12 +587,12 @@ int ip_ck_issue(interp_ctx *c, ip_warp *w, ip_op *o, const char *what)
                                     "before any peer multicasts into it)\n  initialised from %s",
                                     what, o->mbar_off, mc, oth);
                 }
-                ck_note_remote(s, ag, mc);
+                ck_note_remote(s, ag, (uint32_t)o->lane, site_here(c), mc);
             }
             if (d != w->cta->slot)
-                ck_note_remote(s, ag, d);
+                ck_note_remote(s, ag, (uint32_t)o->lane, site_here(c), d);
             r.comp = m->comp;
-            r.val = m->completions + 1;
+            r.val = r.issued_val = m->completions + 1;
             r.cta = d;
             r.mbar_cta = mc;
             r.mbar_off = o->mbar_off;
@@ -546,15 +702,16 @@ int ip_ck_exit(interp_ctx *c, ip_warp *w, int lane)
             return 0;
         for (int wi = 0; wi < t->nwarps; wi++)
             ck_join(s, j, ck_clock(s, agent_of(c, &t->warps[wi])));
-        uint32_t ep;
-        int peer = ck_remote_unordered(s, j, t->slot, &ep);
+        uint32_t plane, psite;
+        int peer = ck_remote_unordered(s, j, t->slot, &plane, &psite);
         if (peer >= 0) {
-            int nw = (int)c->plan->nwarps;
+            char other[800];
+            side_str(c, (uint32_t)peer, plane, psite, other, sizeof other);
             return ip_error(c, INTERP_FAULT, w, lane, c->xfunc, c->xpc,
-                            "[cta-exit-peer-use]: CTA rank %d exits while cluster CTA rank %d (warp %d) used its "
-                            "shared memory (DSMEM access, remote arrive or multicast) with no cluster barrier "
-                            "ordering that use before the exit (end with barrier.cluster.arrive + wait)",
-                            t->slot, peer / nw, peer % nw);
+                            "[cta-exit-peer-use]: CTA rank %d exits while a cluster peer's use of its shared memory "
+                            "(DSMEM access, remote arrive or multicast) is not ordered before the exit (end every "
+                            "CTA of the cluster with barrier.cluster.arrive + wait after the last remote use)\n"
+                            "  peer's use: %s", t->slot, other);
         }
     }
     return 0;

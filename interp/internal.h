@@ -222,6 +222,8 @@ struct interp_ctx {
     uint32_t xpc;
     int ev_lanes_func;
     struct ck_state *ck;       /* happens-before checker (NULL: --check=none) */
+    uint8_t **ck_waits;        /* per function, per instruction: does a try_wait/test_wait's
+                                  result decide anything (hooks.c; 0 = not yet known) */
 };
 
 /* launch.c */
@@ -328,7 +330,8 @@ void ip_ck_cbar_release(interp_ctx *c);
 void ip_ck_cbar_pass(interp_ctx *c, ip_warp *w);
 int ip_ck_mbar(interp_ctx *c, ip_warp *w, int lane, int op, int cta, uint32_t off, uint64_t before, uint64_t after,
                uint32_t value);
-void ip_ck_mbar_observed(interp_ctx *c, ip_warp *w, int cta, uint32_t off);
+int ip_ck_mbar_observed(interp_ctx *c, ip_warp *w, int lane, int cta, uint32_t off);
+int ip_ck_wait_used(interp_ctx *c, ip_warp *w, int lane, const ir_instr *in);
 void ip_ck_describe_mbar(interp_ctx *c, int cta, uint32_t off, const char *ind, char *buf, size_t n);
 int ip_ck_issue(interp_ctx *c, ip_warp *w, ip_op *o, const char *what);
 void ip_ck_complete(interp_ctx *c, const ip_op *o, int d, int mc, uint64_t before, uint64_t after, uint32_t tx);

@@ -858,14 +858,16 @@ static int exec_mbar(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f,
                 rc = -1;
                 break;
             }
+            if (c->ck && ip_ck_wait_used(c, w, (int)l, in))
+                return c->res.status;
             bool par = ir_has(in, IR_M_PARITY);
             uint64_t arg = ip_opd(c, w, f, in, 2, l);
             bool ok = ip_mbar_test(word, par, arg);
             const ir_operand *d = &in->opd[0];
             if (d->kind == IR_OPD_REG)
                 wreg(c, f, d->u.reg, l, ok);
-            if (ok && c->ck)
-                ip_ck_mbar_observed(c, w, p.cta, p.soff);
+            if (ok && c->ck && ip_ck_mbar_observed(c, w, (int)l, p.cta, p.soff))
+                return c->res.status;
             if (!ok) {
                 w->polling |= 1u << l;
                 w->wait[l] = p.soff;

@@ -638,7 +638,9 @@ static int sched_step(interp_ctx *c, interp_event *ev)
                         /* rewind to the wait, which now succeeds: the thread
                          * was merely slow to reach it, so a %clock64 bound
                          * checked after the failed wait cannot expire while
-                         * other warps ran or the copy was in flight */
+                         * other warps ran or the copy was in flight (a
+                         * kernel that ignores the wait's result is found by
+                         * the checker instead: interp/hooks.c) */
                         w->polling &= ~(1u << ln);
                         w->pc[ln]--;
                         woke = true;

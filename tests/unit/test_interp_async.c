@@ -369,7 +369,7 @@ int main(void)
         CHECK_MSG("... naming the mbarrier and the completion that covers the bytes", &r, INTERP_FAULT,
                   "completes on the mbarrier at shared 0x500 of CTA rank 0, in that barrier's completion #1 (the phase "
                   "with parity 0); this thread has observed 0 of its completions");
-        CHECK_MSG("... and the copy", &r, INTERP_FAULT, "other side: bulk copy global->shared::cluster #1 issued by "
+        CHECK_MSG("... and the copy", &r, INTERP_FAULT, "other side: bulk copy global->shared::cluster #1 issued from "
                   "CTA (0,0,0) warp 0 lane 0 at test.ptx:22:");
         CHECK_MSG("... at the read", &r, INTERP_FAULT, "test.ptx:26: ld.shared.u32 %r4, [%r3+124];");
         th_free(&r);
