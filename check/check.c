@@ -37,6 +37,7 @@ struct ck_state {
     uint32_t *clocks;
     uint32_t *seen;            /* nag rows of `width`: direct observations (ck_seen) */
     uint32_t *seen_lanes;      /* and the lanes that made them */
+    uint32_t *seen_site;       /* and the wait instruction */
     ck_cell *shadow;
     uint16_t *mbar_ix;
     ck_mbar *mbars;
@@ -74,6 +75,7 @@ ck_state *ck_new(int ncta, int nwarps, uint32_t smem)
     s->clocks = calloc((size_t)s->nag * w, 4);
     s->seen = calloc((size_t)s->nag * w, 4);
     s->seen_lanes = calloc((size_t)s->nag * w, 4);
+    s->seen_site = calloc((size_t)s->nag * w, 4);
     s->shadow = calloc((size_t)ncta * s->ngran, sizeof *s->shadow);
     s->mbar_ix = calloc((size_t)ncta * (smem / 8 + 1), 2);
     s->bars = calloc((size_t)ncta * 16 * w, 4);
@@ -87,7 +89,7 @@ ck_state *ck_new(int ncta, int nwarps, uint32_t smem)
     s->bulk_comp = calloc((size_t)s->nag * 32, 2);
     s->bulk_need = calloc((size_t)s->nag * 32, 4);
     s->bulk_op = calloc((size_t)s->nag * 32, 4);
-    if (!s->clocks || !s->seen || !s->seen_lanes || !s->shadow || !s->mbar_ix || !s->bars || !s->cbar || !s->memsync || !s->remote ||
+    if (!s->clocks || !s->seen || !s->seen_lanes || !s->seen_site || !s->shadow || !s->mbar_ix || !s->bars || !s->cbar || !s->memsync || !s->remote ||
         !s->remote_site || !s->remote_lane || !s->fenced || !s->fence_snap || !s->bulk_comp || !s->bulk_need || !s->bulk_op) {
         ck_free(s);
         return NULL;
@@ -106,6 +108,7 @@ void ck_free(ck_state *s)
     free(s->clocks);
     free(s->seen);
     free(s->seen_lanes);
+    free(s->seen_site);
     free(s->shadow);
     free(s->mbar_ix);
     free(s->mbars);
@@ -132,6 +135,7 @@ void ck_reset(ck_state *s)
         memset(row(s, a), 0, u * 4);
         memset(s->seen + (size_t)a * w, 0, u * 4);
         memset(s->seen_lanes + (size_t)a * w, 0, u * 4);
+        memset(s->seen_site + (size_t)a * w, 0, u * 4);
     }
     for (uint32_t a = 0; a < s->nag; a++)
         row(s, a)[a] = 1;        /* epochs start at 1: 0 marks "no access" */
@@ -215,18 +219,20 @@ void ck_observe(ck_state *s, uint32_t agent, uint32_t comp, uint32_t v)
         r[comp] = v;
 }
 
-uint32_t ck_seen(ck_state *s, uint32_t agent, uint32_t comp, uint32_t *lanes)
+uint32_t ck_seen(ck_state *s, uint32_t agent, uint32_t comp, uint32_t *lanes, uint32_t *site)
 {
     size_t i = (size_t)agent * s->width + comp;
     *lanes = s->seen_lanes[i];
+    *site = s->seen_site[i];
     return s->seen[i];
 }
 
-void ck_seen_set(ck_state *s, uint32_t agent, uint32_t comp, uint32_t v, uint32_t lanes)
+void ck_seen_set(ck_state *s, uint32_t agent, uint32_t comp, uint32_t v, uint32_t lanes, uint32_t site)
 {
     size_t i = (size_t)agent * s->width + comp;
-    s->seen_lanes[i] = s->seen[i] == v ? s->seen_lanes[i] | lanes : lanes;
+    s->seen_lanes[i] = s->seen[i] == v && s->seen_site[i] == site ? s->seen_lanes[i] | lanes : lanes;
     s->seen[i] = v;
+    s->seen_site[i] = site;
 }
 
 bool ck_before(ck_state *s, uint32_t agent, uint32_t a2, uint32_t epoch)
@@ -436,11 +442,11 @@ static int op_range(ck_state *s, uint32_t op, int cta, uint32_t off, uint32_t n,
             else if (!write && c->wag != CK_ASYNC && s->fenced[c->wag] < c->wep && fsnap[c->wag] < c->wep)
                 rc = conflict(out, CK_NO_PROXY_FENCE, at, c->wag, c->wlane, c->wsite, c->wep);
         }
+        if (rc == CK_OK && write && c->rep && c->rag != CK_ASYNC && (c->rmask & 0xf0))
+            rc = conflict(out, CK_READ_BEFORE_COPY, at, c->rag, c->rlane, c->rsite, c->rep);
         if (rc == CK_OK && write && c->rep && !hb(s, agent, c->rag, c->rep))
             rc = conflict(out, c->rag == CK_ASYNC ? CK_COPY_OVERLAP : CK_COPY_OVER_ACCESS, at, c->rag, c->rlane,
                           c->rsite, c->rep);
-        if (rc == CK_OK && write && c->rep && c->rag != CK_ASYNC && (c->rmask & 0xf0))
-            rc = conflict(out, CK_READ_BEFORE_COPY, at, c->rag, c->rlane, c->rsite, c->rep);
         if (write) {
             c->wag = CK_ASYNC, c->wlane = (uint8_t)o->lane, c->wsite = o->site, c->wep = op + 1, c->wmask = 0xf;
             c->rep = 0;

@@ -143,10 +143,11 @@ bool ck_covers(ck_state *s, uint32_t agent, const uint32_t *sync);
 /* Raise one component of agent's clock to at least v. */
 void ck_observe(ck_state *s, uint32_t agent, uint32_t comp, uint32_t v);
 /* What agent last observed of component comp by a wait of its own (not
- * through another agent), and which lanes observed it; ck_seen_set records
- * an observation by `lanes` (added to them if v is the same). */
-uint32_t ck_seen(ck_state *s, uint32_t agent, uint32_t comp, uint32_t *lanes);
-void ck_seen_set(ck_state *s, uint32_t agent, uint32_t comp, uint32_t v, uint32_t lanes);
+ * through another agent), which lanes observed it and at which site;
+ * ck_seen_set records an observation by `lanes` (added to them if v and
+ * the site are the same). */
+uint32_t ck_seen(ck_state *s, uint32_t agent, uint32_t comp, uint32_t *lanes, uint32_t *site);
+void ck_seen_set(ck_state *s, uint32_t agent, uint32_t comp, uint32_t v, uint32_t lanes, uint32_t site);
 /* Is (agent2, epoch) ordered before agent's present? */
 bool ck_before(ck_state *s, uint32_t agent, uint32_t agent2, uint32_t epoch);
 uint32_t ck_epoch(ck_state *s, uint32_t agent);

@@ -336,8 +336,9 @@ int ip_ck_mbar(interp_ctx *c, ip_warp *w, int lane, int op, int cta, uint32_t of
 }
 
 /* A test_wait/try_wait by lane `lane` of w found the awaited phase
- * complete.  A thread whose own earlier wait on this barrier already
- * observed its latest completion learns nothing new: the phase it names is one it has consumed (a phase
+ * complete.  A thread whose own earlier execution of this same wait (a
+ * loop: the next lap) already observed the barrier's latest completion
+ * learns nothing new: the phase it names is one it has consumed (a phase
  * bit that does not flip), so it is reported [stale-phase]. */
 int ip_ck_mbar_observed(interp_ctx *c, ip_warp *w, int lane, int cta, uint32_t off)
 {
@@ -345,15 +346,15 @@ int ip_ck_mbar_observed(interp_ctx *c, ip_warp *w, int lane, int cta, uint32_t o
     if (!m)
         return 0;
     uint32_t ag = agent_of(c, w);
-    uint32_t lanes;
-    if (m->comp && m->completions && ck_seen(c->ck, ag, m->comp, &lanes) == m->completions &&
-        (lanes >> lane & 1))
+    uint32_t lanes, site;
+    if (m->comp && m->completions && ck_seen(c->ck, ag, m->comp, &lanes, &site) == m->completions &&
+        (lanes >> lane & 1) && site == site_here(c))
         return ip_error(c, INTERP_FAULT, w, lane, c->xfunc, c->xpc,
                         "[stale-phase]: this wait on the mbarrier at shared 0x%x of CTA rank %d succeeds on its "
-                        "completion #%u, which this thread's previous wait on it already observed: the phase it "
+                        "completion #%u, which this thread's previous execution of this wait already observed: the phase it "
                         "names completed long ago (a phase bit that does not flip, or a stage index that does not "
                         "advance?); the data it guards has not been refilled", off, cta, m->completions);
-    ck_seen_set(c->ck, ag, m->comp, m->completions, 1u << lane);
+    ck_seen_set(c->ck, ag, m->comp, m->completions, 1u << lane, site_here(c));
     ck_acquire(c->ck, ag, m->done);
     ck_observe(c->ck, ag, m->comp, m->completions);
     return 0;
@@ -427,17 +428,24 @@ static uint8_t wait_result_use(const ir_function *fn, uint32_t pc)
     uint8_t res = 1;                 /* unknown counts as used */
     uint32_t i = pc + 1;
     for (int steps = 0; steps < 4096 && i < fn->ninstrs; steps++) {
+        if (i == pc) {                /* around a loop back to the wait: it overwrites its result */
+            res = 2;
+            break;
+        }
         const ir_instr *x = &fn->instrs[i];
         bool pure = pure_op(x->op);
+        /* a register first operand is the destination, except bar.sync's */
+        bool dst = x->nopd && (x->opd[0].kind == IR_OPD_REG || x->opd[0].kind == IR_OPD_VEC) &&
+                   x->op != IR_OP_BAR && x->op != IR_OP_BARRIER;
         bool guard = x->guard >= 0 && (uint32_t)x->guard < fn->nregs && t[x->guard];
-        bool reads = guard;
-        for (int k = pure ? 1 : 0; k < x->nopd && !reads; k++)
+        bool reads = guard && !pure;
+        for (int k = dst ? 1 : 0; k < x->nopd && !reads; k++)
             reads = opd_tainted(fn, &x->opd[k], t);
         if (reads && !pure)
             break;                   /* decides a branch, a store, ... */
-        if (reads)
+        if (reads || guard)
             live += opd_set(fn, &x->opd[0], t, 1);
-        else if (pure && x->nopd)
+        else if (dst)
             live += opd_set(fn, &x->opd[0], t, 0);
         if (live <= 0 || x->op == IR_OP_EXIT || x->op == IR_OP_RET) {
             res = 2;

@@ -151,6 +151,7 @@ template <bool BUG> __device__ __forceinline__ void k_ws_no_full_wait(const Tens
             }
     } else {
         int t = threadIdx.x - 32;
+#pragma unroll 1   // a mainloop over K tiles: a run-time trip count in real kernels
         for (int k = 0; k < TILES; k++) {
             int s = k % STAGES, ph = (k / STAGES) & 1;
             if (!BUG)
@@ -177,6 +178,7 @@ template <bool BUG> __device__ __forceinline__ void k_ws_wrong_barrier(const Ten
             }
     } else {
         int t = threadIdx.x - 32;
+#pragma unroll 1   // a mainloop over K tiles: a run-time trip count in real kernels
         for (int k = 0; k < TILES; k++) {
             int s = k % STAGES, ph = (k / STAGES) & 1;
             wait_parity(saddr(&r.full[BUG ? (s + 1) % STAGES : s]), ph); // BUG ws_wrong_barrier deadlock|stale-phase
@@ -203,6 +205,7 @@ template <bool BUG> __device__ __forceinline__ void k_ws_stale_phase(const Tenso
             }
     } else {
         int t = threadIdx.x - 32;
+#pragma unroll 1   // a mainloop over K tiles: a run-time trip count in real kernels
         for (int k = 0; k < TILES; k++) {
             int s = k % STAGES, ph = BUG ? 0 : (k / STAGES) & 1;
             wait_parity(saddr(&r.full[s]), ph); // BUG ws_stale_phase deadlock|stale-phase
@@ -228,6 +231,7 @@ template <bool BUG> __device__ __forceinline__ void k_ws_ignored_try_wait(const 
             }
     } else {
         int t = threadIdx.x - 32;
+#pragma unroll 1   // a mainloop over K tiles: a run-time trip count in real kernels
         for (int k = 0; k < TILES; k++) {
             int s = k % STAGES, ph = (k / STAGES) & 1;
             if (BUG)
@@ -258,6 +262,7 @@ template <bool BUG> __device__ __forceinline__ void k_ws_no_empty_wait(const Ten
             }
     } else {
         int t = threadIdx.x - 32;
+#pragma unroll 1   // a mainloop over K tiles: a run-time trip count in real kernels
         for (int k = 0; k < TILES; k++) {
             int s = k % STAGES, ph = (k / STAGES) & 1;
             wait_parity(saddr(&r.full[s]), ph); // BUG ws_no_empty_wait deadlock
@@ -283,6 +288,7 @@ template <bool BUG> __device__ __forceinline__ void k_ws_early_release(const Ten
             }
     } else {
         int t = threadIdx.x - 32;
+#pragma unroll 1   // a mainloop over K tiles: a run-time trip count in real kernels
         for (int k = 0; k < TILES; k++) {
             int s = k % STAGES, ph = (k / STAGES) & 1;
             wait_parity(saddr(&r.full[s]), ph);
@@ -588,6 +594,7 @@ template <bool BUG> __device__ __forceinline__ void k_mc_release_local_only(cons
             }
     } else {
         int t = threadIdx.x - 32;
+#pragma unroll 1   // a mainloop over K tiles: a run-time trip count in real kernels
         for (int k = 0; k < TILES; k++) {
             int s = k % STAGES, ph = (k / STAGES) & 1;
             wait_parity(saddr(&r.full[s]), ph); // BUG mc_release_local_only deadlock
