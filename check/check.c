@@ -380,43 +380,58 @@ static int conflict(ck_conflict *out, int kind, uint32_t off, uint32_t ag, uint3
     return kind;
 }
 
+/* hb() with the agent's clock row at hand (the access path) */
+static inline bool hbr(ck_state *s, const uint32_t *r, uint32_t agent, uint32_t ag, uint32_t ep)
+{
+    if (ag == agent || !ep)
+        return true;
+    if (ag == CK_ASYNC)
+        return ck_op_ordered(s, agent, ep - 1);
+    return r[ag] >= ep;
+}
+
 int ck_access(ck_state *s, uint32_t agent, uint32_t lane, uint32_t site, int cta, uint32_t off, uint32_t n,
               unsigned flags, ck_conflict *out)
 {
-    bool write = flags & CK_WRITE;
     if (!n || (uint64_t)off + n > s->smem)
         return CK_OK;
-    ck_cell *base = s->shadow + (size_t)cta * s->ngran;
-    uint32_t ep = row(s, agent)[agent];
+    const bool write = flags & CK_WRITE, sync = flags & CK_SYNC, same = flags & CK_SAME;
+    const uint32_t *r = row(s, agent);
+    const uint32_t ep = r[agent];
+    ck_cell *c = s->shadow + (size_t)cta * s->ngran + off / 4;
     int rc = CK_OK;
-    for (uint32_t g = off / 4, end = (off + n - 1) / 4; g <= end; g++) {
-        uint32_t lo = g * 4 < off ? off - g * 4 : 0, hi = g * 4 + 4 > off + n ? off + n - g * 4 : 4;
-        uint8_t mask = (uint8_t)(((1u << hi) - 1) & ~((1u << lo) - 1));
-        ck_cell *c = &base[g];
-        bool sync = flags & CK_SYNC;
-        if (rc == CK_OK && c->wep && (c->wmask & mask) && (!sync || c->wag == CK_ASYNC) &&
-            !((flags & CK_SAME) && c->wag != CK_ASYNC) && !hb(s, agent, c->wag, c->wep))
+    const uint32_t g0 = off / 4, end = (off + n - 1) / 4;
+    const uint8_t first = (uint8_t)(0xfu << (off & 3) & 0xf), last = (uint8_t)(0xfu >> (3 - ((off + n - 1) & 3)));
+    for (uint32_t g = g0; g <= end; g++, c++) {
+        uint8_t mask = (g == g0 ? first : 0xf) & (g == end ? last : 0xf);
+        if (rc == CK_OK && (c->wmask & mask) && c->wag != agent && (!sync || c->wag == CK_ASYNC) &&
+            !(same && c->wag != CK_ASYNC) && !hbr(s, r, agent, c->wag, c->wep))
             rc = conflict(out, c->wag == CK_ASYNC ? CK_COPY_UNWAITED : write ? CK_RACE_WW : CK_RACE_RW,
                           g * 4 + (uint32_t)__builtin_ctz(c->wmask & mask), c->wag, c->wlane, c->wsite, c->wep);
-        if (rc == CK_OK && write && c->rep && (c->rmask & mask) && (!sync || c->rag == CK_ASYNC) &&
-            !hb(s, agent, c->rag, c->rep))
-            rc = conflict(out, c->rag == CK_ASYNC ? CK_SOURCE_REUSED : CK_RACE_WR,
-                          g * 4 + (uint32_t)__builtin_ctz(c->rmask & mask), c->rag, c->rlane, c->rsite, c->rep);
-        if (write)
-            c->init |= mask;
-        if (sync)
-            continue;
         if (write) {
+            if (rc == CK_OK && (c->rmask & mask) && c->rag != agent && (!sync || c->rag == CK_ASYNC) &&
+                !hbr(s, r, agent, c->rag, c->rep))
+                rc = conflict(out, c->rag == CK_ASYNC ? CK_SOURCE_REUSED : CK_RACE_WR,
+                              g * 4 + (uint32_t)__builtin_ctz(c->rmask & mask), c->rag, c->rlane, c->rsite, c->rep);
+            c->init |= mask;
+            if (sync)
+                continue;
             if (c->wep == ep && c->wag == agent)
                 mask |= c->wmask;    /* same agent, same epoch: one access */
             c->wag = (uint16_t)agent, c->wlane = (uint8_t)lane, c->wsite = site, c->wep = ep, c->wmask = mask;
-        } else if (!c->rep || c->rag != CK_ASYNC || hb(s, agent, c->rag, c->rep)) {
-            /* an async reader (a store's source) stays until it is ordered */
-            mask |= (uint8_t)((mask & ~c->init) << 4);
-            if (c->rep && c->rag == agent && c->rep == ep)
-                mask |= c->rmask;
-            c->rag = (uint16_t)agent, c->rlane = (uint8_t)lane, c->rsite = site, c->rep = ep, c->rmask = mask;
+            continue;
         }
+        if (sync)
+            continue;
+        if (c->rep == ep && c->rag == agent) {
+            c->rmask |= (uint8_t)(mask | (mask & ~c->init) << 4);
+            continue;
+        }
+        /* an async reader (a store's source) stays until it is ordered */
+        if (c->rag == CK_ASYNC && c->rep && !hbr(s, r, agent, c->rag, c->rep))
+            continue;
+        c->rag = (uint16_t)agent, c->rlane = (uint8_t)lane, c->rsite = site, c->rep = ep;
+        c->rmask = (uint8_t)(mask | (mask & ~c->init) << 4);
     }
     return rc;
 }

@@ -41,12 +41,8 @@
 
 #define FOR_LANES(m, l) for (uint32_t m_ = (m), l; m_ && ((l = (uint32_t)__builtin_ctz(m_)), 1); m_ &= m_ - 1)
 
-static uint32_t agent_of(const interp_ctx *c, const ip_warp *w)
-{
-    return (uint32_t)(w->cta->slot * (int)c->plan->nwarps + w->id);
-}
-
-static uint32_t site_here(const interp_ctx *c) { return (uint32_t)c->xfunc << 20 | (c->xpc & 0xfffff); }
+#define agent_of ip_ck_agent
+#define site_here ip_ck_site
 static int site_func(uint32_t s) { return (int)(s >> 20); }
 static uint32_t site_pc(uint32_t s) { return s & 0xfffff; }
 
@@ -124,6 +120,15 @@ static void op_need(interp_ctx *c, uint32_t agent, uint32_t i, char *buf, size_t
 }
 
 static const char *rw(bool write) { return write ? "writes" : "reads"; }
+
+static int report(interp_ctx *c, ip_warp *w, int lane, const ck_conflict *k, const char *what, bool write,
+                  uint32_t n, int cta);
+
+int ip_ck_report(interp_ctx *c, ip_warp *w, int lane, const ck_conflict *k, bool write, uint32_t n, int cta)
+{
+    char what[96];
+    return report(c, w, lane, k, ip_instr_what(c, what, sizeof what), write, n, cta);
+}
 
 static int report(interp_ctx *c, ip_warp *w, int lane, const ck_conflict *k, const char *what, bool write,
                   uint32_t n, int cta)

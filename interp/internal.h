@@ -318,7 +318,17 @@ void ip_async_landed_on(const interp_ctx *c, int cta, uint32_t off, const char *
 int ip_async_smem_race(interp_ctx *c, ip_warp *w, int lane, int cta, uint32_t off, uint32_t n, bool write,
                        const char *what);
 
-/* hooks.c: the checker's feed (called only when c->ck) */
+/* hooks.c: the checker's feed (called only when c->ck).  A warp is agent
+ * (CTA slot * warps per CTA + warp); an instruction's site is its function
+ * << 20 | its index. */
+static inline uint32_t ip_ck_agent(const interp_ctx *c, const ip_warp *w)
+{
+    return (uint32_t)(w->cta->slot * (int)c->plan->nwarps + w->id);
+}
+static inline uint32_t ip_ck_site(const interp_ctx *c) { return (uint32_t)c->xfunc << 20 | (c->xpc & 0xfffff); }
+struct ck_conflict;
+/* the report of a conflict found by ck_access for (w, lane) */
+int ip_ck_report(interp_ctx *c, ip_warp *w, int lane, const struct ck_conflict *k, bool write, uint32_t n, int cta);
 bool ip_ck_start(interp_ctx *c);
 void ip_ck_free(interp_ctx *c);
 /* flags: CK_WRITE, CK_SYNC (atomic or ordered access), CK_SAME (check/check.h) */

@@ -132,7 +132,7 @@ static const char *race_what(const ir_instr *in, char *buf, size_t n)
  * else the in-flight race check of async.c.  Atomics and accesses with
  * memory-ordering semantics (.volatile, .relaxed, .acquire, .release)
  * synchronise instead of racing. */
-static int smem_check(interp_ctx *c, ip_warp *w, uint32_t l, const ir_instr *in, const ip_ptr *p, uint32_t n,
+static inline int smem_check(interp_ctx *c, ip_warp *w, uint32_t l, const ir_instr *in, const ip_ptr *p, uint32_t n,
                       int write, bool ordered)
 {
     if (p->cta < 0)
@@ -143,7 +143,13 @@ static int smem_check(interp_ctx *c, ip_warp *w, uint32_t l, const ir_instr *in,
             fl |= CK_SAME;
         if (ordered || (in->sem && in->sem != IR_M_WEAK))
             fl |= CK_SYNC;
-        return ip_ck_access(c, w, (int)l, p, n, fl);
+        if (p->cta != w->cta->slot || (fl & CK_SYNC))
+            return ip_ck_access(c, w, (int)l, p, n, fl);
+        /* the common case, straight into check/ */
+        ck_conflict k;
+        if (ck_access(c->ck, ip_ck_agent(c, w), l, ip_ck_site(c), p->cta, p->soff, n, fl, &k))
+            return ip_ck_report(c, w, (int)l, &k, write != 0, n, p->cta);
+        return 0;
     }
     char wb[96];
     if (c->nops && ip_async_smem_race(c, w, (int)l, p->cta, p->soff, n, write != 0, race_what(in, wb, sizeof wb)))
