@@ -807,6 +807,9 @@ static int exec_mbar(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f,
     }
     /* address operand: first ADDR operand */
     int ak = in->opd[0].kind == IR_OPD_ADDR ? 0 : 1;
+    /* barriers whose phase an earlier lane of this arrive completed */
+    struct { int cta; uint32_t off, pend; } flip[IP_WARP];
+    int nflip = 0;
     FOR_LANES(exec, l) {
         int sp;
         uint64_t a = ip_addr(c, w, f, in, ak, l, &sp);
@@ -847,7 +850,25 @@ static int exec_mbar(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f,
                 if (etx) tx = v; else cnt = v;
             }
             value = tx;
+            /* One arrive executed by several lanes is one transaction on
+             * the barrier (issue 10: the H100 faults when the lanes
+             * together exceed the phase's pending count), not one phase
+             * after another. */
+            for (int k = 0; k < nflip; k++)
+                if (flip[k].cta == p.cta && flip[k].off == p.soff) {
+                    snprintf(why, sizeof why, "this %s, executed by several lanes at once, brings more arrivals "
+                             "than its phase has (expected count %u): lane %u's arrival overflows it; more threads "
+                             "arrive than the barrier was initialised for", name, flip[k].pend, l);
+                    return mbar_fault(c, w, l, p.soff, p.cta, why);
+                }
             rc = ip_mbar_arrive(&word, cnt, in->op == IR_OP_MBARRIER_ARRIVE_DROP, etx, tx, &token, why, sizeof why);
+            if (!rc && (word ^ token) >> 63 && nflip < IP_WARP) {
+                flip[nflip].cta = p.cta;
+                flip[nflip].off = p.soff;
+                interp_mbar mb;
+                interp_mbar_decode(word, &mb);
+                flip[nflip++].pend = mb.expected;
+            }
             if (!rc && ir_has(in, IR_M_NOCOMPLETE) && (word ^ token) >> 63) {
                 snprintf(why, sizeof why, "%s.noComplete completed the phase (%u arrival(s) were all that was "
                          "pending): undefined in PTX", name, cnt);
