@@ -200,6 +200,15 @@ static int issue_tensor(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame 
                            "tensor map");
     if (!mp.p)
         return c->res.status;
+    /* The TMA unit reads tensor maps from param, const or global memory
+     * only; a CUtensorMap passed by value without __grid_constant__ is
+     * copied to the thread's stack (local memory), and the GPU faults. */
+    if (mp.space == IR_SPACE_LOCAL || mp.cta >= 0)
+        return ip_error(c, INTERP_FAULT, w, (int)l, c->xfunc, c->xpc,
+                        "illegal address [tensormap-not-global]: the tensor map at address 0x%llx is in %s memory; "
+                        "the TMA reads maps only from param, const or global memory (a CUtensorMap kernel "
+                        "parameter needs __grid_constant__, or nvcc copies it to the thread's stack)",
+                        (unsigned long long)ma, mp.space == IR_SPACE_LOCAL ? "local" : "shared");
     char why[512];
     if (tma_decode(mp.p, &o->map, why, sizeof why))
         return ip_error(c, INTERP_FAULT, w, (int)l, c->xfunc, c->xpc,

@@ -35,6 +35,9 @@ awk -v B="$body" '
 # markers: NAME RULES LINE
 grep -n '// BUG ' "$dir/zoo.cu" | awk -F: -v B="$body" '$1 >= B' | sed 's/^\([0-9]*\):.*\/\/ BUG \([^ ]*\) \([^ ]*\).*/\2 \3 \1/' > "$tmp/marks"
 names=$(cut -d' ' -f1 "$tmp/marks" | sort -u)
+# the report of case n: its PASS/FAIL line ("PASS NAME" or, from a .jsonl,
+# "PASS FILE:LINE :: NAME") and the indented lines after it
+pick='/^(PASS|FAIL) / { k = ($3 == "::") ? $4 : $2; sub(/:$/, "", k); on = (k == n) } on'
 policies=${ZOO_POLICIES:-"deferred eager random:1 random:2 random:3 random:4 random:5 random:6 random:7 random:8 random:9 random:10"}
 for pol in $policies; do
     timeout 300 "$PTXI" test "$dir/zoo.jsonl" --complete="$pol" > "$tmp/out" 2>&1
@@ -46,11 +49,8 @@ for pol in $policies; do
     located=0; total=0
     for n in $names; do
         total=$((total + 1))
-        # the case's report: its FAIL/PASS line and the indented lines after it
-        awk -v n="$n" '
-            /^(PASS|FAIL) / { on = ($2 == n || $2 == n ":") }
-            on' "$tmp/out" > "$tmp/case"
-        if ! head -1 "$tmp/case" | grep -q "^FAIL $n: "; then
+        awk -v n="$n" "$pick" "$tmp/out" > "$tmp/case"
+        if ! head -1 "$tmp/case" | grep -q "^FAIL \(.* :: \)\?$n: "; then
             echo "FAIL zoo/$n/$pol: not reported"
             sed 's/^/    /' "$tmp/case" | head -4
             continue
@@ -84,11 +84,11 @@ for pol in $policies; do
                  "$(awk -v n="$n" '$1 == n { printf "[%s] line %s; ", $2, $3 }' "$tmp/marks")"
             sed 's/^/    /' "$tmp/case" | head -6
         fi
-        if grep -q "^PASS ${n}_ok\$" "$tmp/out"; then
+        if grep -q "^PASS \(.* :: \)\?${n}_ok\$" "$tmp/out"; then
             echo "PASS zoo/${n}_ok/$pol"
         else
             echo "FAIL zoo/${n}_ok/$pol: the correct twin does not run clean"
-            awk -v n="${n}_ok" '/^(PASS|FAIL) / { on = ($2 == n || $2 == n ":") } on' "$tmp/out" | sed 's/^/    /' | head -6
+            awk -v n="${n}_ok" "$pick" "$tmp/out" | sed 's/^/    /' | head -6
         fi
     done
     echo "zoo: $pol: $located of $total broken kernels located"

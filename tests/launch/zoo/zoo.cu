@@ -661,3 +661,33 @@ template <bool BUG> __device__ __forceinline__ void k_stage_overlap(const Tensor
     }
 }
 ZOO(stage_overlap)
+
+// 23. The tensor map is passed by value without __grid_constant__: nvcc
+//     copies it to the thread's stack, and the TMA reads it from local
+//     memory (the GPU faults with an illegal address).
+template <bool BUG> __device__ __forceinline__ void k_tmap_by_value(const TensorMap *tm, const TensorMap *tmo, float *dst)
+{
+    __shared__ alignas(128) float tile[TILE];
+    __shared__ alignas(8) unsigned long long full;
+    if (threadIdx.x == 0) {
+        mbar_init(saddr(&full), 1);
+        fence_init();
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        arrive_expect_tx(saddr(&full), TILE_BYTES);
+        tma_load(saddr(tile), tm, 0, 8, saddr(&full)); // BUG tmap_by_value tensormap-not-global
+    }
+    wait_parity(saddr(&full), 0);
+    if (threadIdx.x < TILE)
+        dst[threadIdx.x] = tile[threadIdx.x];
+}
+extern "C" __global__ void tmap_by_value(TensorMap tm, const __grid_constant__ TensorMap tmo, float *dst)
+{
+    k_tmap_by_value<true>(&tm, &tmo, dst);
+}
+extern "C" __global__ void tmap_by_value_ok(const __grid_constant__ TensorMap tm,
+                                            const __grid_constant__ TensorMap tmo, float *dst)
+{
+    k_tmap_by_value<false>(&tm, &tmo, dst);
+}
