@@ -54,6 +54,9 @@ struct ck_state {
     uint32_t *bulk_need, *bulk_op;
     ck_op *ops;
     uint32_t nops, capops;
+    ck_greg *gregs;
+    uint32_t ngregs, capgregs;
+    uint16_t *bulk_wcomp;      /* nag * 32 */
     uint32_t **pool;           /* sync clocks from ck_sync_new */
     uint32_t npool, cappool;
 };
@@ -87,10 +90,11 @@ ck_state *ck_new(int ncta, int nwarps, uint32_t smem)
     s->fenced = calloc(s->nag, 4);
     s->fence_snap = calloc((size_t)s->nag * w, 4);
     s->bulk_comp = calloc((size_t)s->nag * 32, 2);
+    s->bulk_wcomp = calloc((size_t)s->nag * 32, 2);
     s->bulk_need = calloc((size_t)s->nag * 32, 4);
     s->bulk_op = calloc((size_t)s->nag * 32, 4);
     if (!s->clocks || !s->seen || !s->seen_lanes || !s->seen_site || !s->shadow || !s->mbar_ix || !s->bars || !s->cbar || !s->memsync || !s->remote ||
-        !s->remote_site || !s->remote_lane || !s->fenced || !s->fence_snap || !s->bulk_comp || !s->bulk_need || !s->bulk_op) {
+        !s->remote_site || !s->remote_lane || !s->bulk_wcomp || !s->fenced || !s->fence_snap || !s->bulk_comp || !s->bulk_need || !s->bulk_op) {
         ck_free(s);
         return NULL;
     }
@@ -121,6 +125,8 @@ void ck_free(ck_state *s)
     free(s->fenced);
     free(s->fence_snap);
     free(s->bulk_comp);
+    free(s->bulk_wcomp);
+    free(s->gregs);
     free(s->bulk_need);
     free(s->bulk_op);
     free(s->ops);
@@ -149,6 +155,8 @@ void ck_reset(ck_state *s)
     memset(s->fenced, 0, (size_t)s->nag * 4);
     memset(s->fence_snap, 0, (size_t)s->nag * w * 4);
     memset(s->bulk_comp, 0, (size_t)s->nag * 32 * 2);
+    memset(s->bulk_wcomp, 0, (size_t)s->nag * 32 * 2);
+    s->ngregs = 0;
     memset(s->bulk_need, 0, (size_t)s->nag * 32 * 4);
     memset(s->bulk_op, 0, (size_t)s->nag * 32 * 4);
     for (uint32_t i = 0; i < s->npool; i++)
@@ -283,6 +291,61 @@ uint32_t ck_bulk_comp(ck_state *s, uint32_t agent, uint32_t lane)
     if (!*c)
         *c = (uint16_t)new_comp(s);
     return *c;
+}
+
+uint32_t ck_bulk_wcomp(ck_state *s, uint32_t agent, uint32_t lane)
+{
+    uint16_t *c = &s->bulk_wcomp[agent * 32 + lane];
+    if (!*c)
+        *c = (uint16_t)new_comp(s);
+    return *c;
+}
+
+void ck_greg_add(ck_state *s, const ck_greg *g)
+{
+    if (s->ngregs == s->capgregs) {
+        uint32_t cap = s->capgregs ? s->capgregs * 2 : 16;
+        ck_greg *n = realloc(s->gregs, cap * sizeof *n);
+        if (!n)
+            return;
+        s->gregs = n;
+        s->capgregs = cap;
+    }
+    s->gregs[s->ngregs++] = *g;
+}
+
+bool ck_gactive(const ck_state *s) { return s->ngregs != 0; }
+
+static bool greg_holds(const ck_greg *g, uint64_t a)
+{
+    if (a < g->lo || a >= g->hi)
+        return false;
+    uint64_t off = a - g->base;
+    for (int d = g->rank - 1; d >= 1; d--) {
+        int64_t i = (int64_t)(off / g->stride[d]);
+        if (i < g->b0[d] || i >= g->b1[d])
+            return false;
+        off -= (uint64_t)i * g->stride[d];
+    }
+    int64_t i = (int64_t)(off / g->stride[0]);
+    return i >= g->b0[0] && i < g->b1[0];
+}
+
+int ck_global(ck_state *s, uint32_t agent, uint64_t a, uint32_t n, uint32_t *op)
+{
+    for (uint32_t i = 0; i < s->ngregs; i++) {
+        ck_greg *g = &s->gregs[i];
+        const ck_op *o = &s->ops[g->op];
+        if (ck_op_ordered(s, o->agent, g->op)) {
+            s->gregs[i--] = s->gregs[--s->ngregs];   /* its issuer has waited for it */
+            continue;
+        }
+        if ((greg_holds(g, a) || greg_holds(g, a + n - 1)) && !ck_op_ordered(s, agent, g->op)) {
+            *op = g->op;
+            return CK_GLOBAL_STORE;
+        }
+    }
+    return CK_OK;
 }
 
 uint32_t ck_bulk_need(ck_state *s, uint32_t agent, uint32_t lane, uint32_t *op)

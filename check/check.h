@@ -64,8 +64,9 @@ enum {
     CK_COPY_OVERLAP,           /* async write over bytes another async op writes/reads, unordered */
     CK_COPY_OVER_ACCESS,       /* async write over bytes a thread accessed, not ordered before the issue */
     CK_NO_PROXY_FENCE,         /* async read of generic writes without fence.proxy.async */
-    CK_READ_BEFORE_COPY        /* async write over bytes a thread read before anything wrote
+    CK_READ_BEFORE_COPY,       /* async write over bytes a thread read before anything wrote
                                   them: it read what this copy was to bring, without a wait */
+    CK_GLOBAL_STORE            /* global access to bytes an async store/reduce still writes */
 };
 
 typedef struct ck_conflict {
@@ -174,5 +175,28 @@ int ck_op_write(ck_state *s, uint32_t op, int cta, uint32_t off, uint32_t n, ck_
 int ck_op_read(ck_state *s, uint32_t op, int cta, uint32_t off, uint32_t n, ck_conflict *out);
 /* Is op i ordered before agent's present? */
 bool ck_op_ordered(ck_state *s, uint32_t agent, uint32_t i);
+
+/* Global memory an asynchronous store or reduction writes: a box of a
+ * tensor (rank 1 with stride[0] 1 for a bulk copy), element d-index in
+ * [b0[d], b1[d]), byte address base + sum(index[d] * stride[d]).  Its op
+ * record's tag is the issuing thread's bulk write component: ordered after
+ * a cp.async.bulk.wait_group without .read that covers it. */
+typedef struct ck_greg {
+    uint64_t lo, hi;           /* bounding byte range */
+    uint64_t base;
+    int rank;
+    uint64_t stride[5];
+    int64_t b0[5], b1[5];
+    uint32_t op;
+} ck_greg;
+void ck_greg_add(ck_state *s, const ck_greg *g);
+/* any region live? (the global access path's test) */
+bool ck_gactive(const ck_state *s);
+/* A global access by agent to [a, a+n): the op of a live region it
+ * touches and is not ordered after (CK_OK if none); regions whose issuing
+ * thread has waited for them are dropped. */
+int ck_global(ck_state *s, uint32_t agent, uint64_t a, uint32_t n, uint32_t *op);
+/* the bulk write component of (agent, lane) (0 = none left) */
+uint32_t ck_bulk_wcomp(ck_state *s, uint32_t agent, uint32_t lane);
 
 #endif

@@ -561,6 +561,74 @@ static int op_report(interp_ctx *c, const ip_op *o, uint32_t rec, const ck_confl
                     me->what, o->id, why, k->off, cta, need[0] ? "; " : "", need, other);
 }
 
+/* The global bytes a store or reduction writes, as a region (check.h):
+ * bulk copies exactly; tensor stores of a tiled map in tile mode with unit
+ * element strides and whole-byte elements (others are not tracked). */
+static void global_region(interp_ctx *c, const ip_op *o, const ck_op *rd)
+{
+    ck_greg g;
+    memset(&g, 0, sizeof g);
+    if (o->kind == IP_OP_TENSOR) {
+        const tma_map *m = &o->map;
+        unsigned bits = tma_dtype_bits(m->data_type);
+        if (m->kind != TMA_MAP_TILED || o->req.mode != TMA_TILE || m->interleave || bits % 8 || !bits)
+            return;
+        g.base = m->global_address;
+        g.rank = m->rank;
+        g.stride[0] = bits / 8;
+        uint64_t lo = 0, hi = 0;
+        for (int d = 0; d < m->rank; d++) {
+            if (m->element_strides[d] != 1)
+                return;
+            if (d)
+                g.stride[d] = m->global_strides[d];
+            int64_t a = o->req.coords[d], b = a + m->box_dim[d];
+            if (a < 0) a = 0;
+            if (b > (int64_t)m->global_dim[d]) b = (int64_t)m->global_dim[d];
+            if (a >= b)
+                return;              /* wholly out of bounds: writes nothing */
+            g.b0[d] = a;
+            g.b1[d] = b;
+            lo += (uint64_t)a * g.stride[d];
+            hi += (uint64_t)(b - 1) * g.stride[d];
+        }
+        g.lo = g.base + lo;
+        g.hi = g.base + hi + g.stride[0];
+    } else if (o->dst_cta < 0 || o->kind == IP_OP_BULK_S2G) {
+        g.base = g.lo = o->gaddr;
+        g.hi = o->gaddr + o->bytes;
+        g.rank = 1;
+        g.stride[0] = 1;
+        g.b1[0] = o->bytes;
+    } else {
+        return;
+    }
+    ck_op r = *rd;
+    r.comp = ck_bulk_wcomp(c->ck, rd->agent, rd->lane);
+    if (!r.comp)
+        return;
+    r.cta = -1;
+    g.op = ck_op_new(c->ck, &r);
+    if (g.op != UINT32_MAX)
+        ck_greg_add(c->ck, &g);
+}
+
+int ip_ck_global(interp_ctx *c, ip_warp *w, int lane, uint64_t a, uint32_t n, bool write)
+{
+    uint32_t op;
+    if (!ck_global(c->ck, agent_of(c, w), a, n, &op))
+        return 0;
+    char what[96], other[800];
+    const ck_op *o = ck_op_get(c->ck, op);
+    op_str(c, op, other, sizeof other);
+    return ip_error(c, INTERP_FAULT, w, lane, c->xfunc, c->xpc,
+                    "data race [global-store-race]: %s %s global 0x%llx, which an asynchronous %s still writes: "
+                    "it is in bulk group %u of its issuing thread, and no cp.async.bulk.wait_group (without "
+                    ".read: .read only frees the source) covering it is ordered before this access\n"
+                    "  other side: %s", ip_instr_what(c, what, sizeof what), write ? "writes" : "reads",
+                    (unsigned long long)a, o->what, o->val - 1, other);
+}
+
 int ip_ck_issue(interp_ctx *c, ip_warp *w, ip_op *o, const char *what)
 {
     ck_state *s = c->ck;
@@ -634,6 +702,7 @@ int ip_ck_issue(interp_ctx *c, ip_warp *w, ip_op *o, const char *what)
         ck_set_bulk_need(s, ag, (uint32_t)o->lane, r.val, rec);
         if (ck_op_read(s, rec, src, off, len, &k))
             return op_report(c, o, rec, &k, src);
+        global_region(c, o, &r);
     }
     ck_release(s, ag, NULL);
     return 0;
@@ -678,11 +747,12 @@ void ip_ck_complete(interp_ctx *c, const ip_op *o, int d, int mc, uint64_t befor
     }
 }
 
-void ip_ck_bulk_waited(interp_ctx *c, ip_warp *w, int lane, uint32_t upto)
+void ip_ck_bulk_waited(interp_ctx *c, ip_warp *w, int lane, uint32_t upto, bool read_only)
 {
     uint32_t ag = agent_of(c, w);
-    uint32_t comp = ck_bulk_comp(c->ck, ag, (uint32_t)lane);
-    ck_observe(c->ck, ag, comp, upto);
+    ck_observe(c->ck, ag, ck_bulk_comp(c->ck, ag, (uint32_t)lane), upto);
+    if (!read_only)
+        ck_observe(c->ck, ag, ck_bulk_wcomp(c->ck, ag, (uint32_t)lane), upto);
 }
 
 void ip_ck_proxy_fence(interp_ctx *c, ip_warp *w)

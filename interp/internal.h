@@ -22,6 +22,7 @@
 #include <stdarg.h>
 #include "interp/interp.h"
 #include "tma/tma.h"
+#include "check/check.h"
 
 #define IP_WARP 32
 #define IP_NBAR 16             /* named barriers per CTA */
@@ -345,7 +346,10 @@ int ip_ck_wait_used(interp_ctx *c, ip_warp *w, int lane, const ir_instr *in);
 void ip_ck_describe_mbar(interp_ctx *c, int cta, uint32_t off, const char *ind, char *buf, size_t n);
 int ip_ck_issue(interp_ctx *c, ip_warp *w, ip_op *o, const char *what);
 void ip_ck_complete(interp_ctx *c, const ip_op *o, int d, int mc, uint64_t before, uint64_t after, uint32_t tx);
-void ip_ck_bulk_waited(interp_ctx *c, ip_warp *w, int lane, uint32_t upto);
+void ip_ck_bulk_waited(interp_ctx *c, ip_warp *w, int lane, uint32_t upto, bool read_only);
+/* a generic global access, while asynchronous stores may be writing */
+int ip_ck_global(interp_ctx *c, ip_warp *w, int lane, uint64_t a, uint32_t n, bool write);
+static inline bool ip_ck_gactive(const interp_ctx *c) { return c->ck && ck_gactive(c->ck); }
 void ip_ck_proxy_fence(interp_ctx *c, ip_warp *w);
 int ip_ck_exit(interp_ctx *c, ip_warp *w, int lane);
 

@@ -172,6 +172,8 @@ static int exec_ld(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, u
             return c->res.status;
         if (p.cta >= 0 && smem_check(c, w, l, in, &p, es * n, false, false))
             return c->res.status;
+        if (p.cta < 0 && ip_ck_gactive(c) && p.space == IR_SPACE_GLOBAL && ip_ck_global(c, w, (int)l, a, es * n, false))
+            return c->res.status;
         for (unsigned i = 0; i < n; i++) {
             const ir_operand *e = vec_elem(fn, &in->opd[0], i);
             if (e && e->kind == IR_OPD_REG) {
@@ -214,6 +216,8 @@ static int exec_st(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, u
         }
         /* writing the bytes already there is a benign overlap for racecheck */
         if (p.cta >= 0 && smem_check(c, w, l, in, &p, es * n, memcmp(nb, p.p, es * n) ? 1 : 2, false))
+            return c->res.status;
+        if (p.cta < 0 && ip_ck_gactive(c) && p.space == IR_SPACE_GLOBAL && ip_ck_global(c, w, (int)l, a, es * n, true))
             return c->res.status;
         memcpy(p.p, nb, es * n);
         ip_note_write(c, a, es * n);
@@ -932,7 +936,7 @@ static int exec_bulk_wait(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_fram
             continue;
         }
         if (c->ck && (exec >> l & 1) && w->bulk_seq[l] > n)
-            ip_ck_bulk_waited(c, w, (int)l, w->bulk_seq[l] - n);
+            ip_ck_bulk_waited(c, w, (int)l, w->bulk_seq[l] - n, ir_has(in, IR_M_READ));
         w->pc[l]++;
     }
     return 1;

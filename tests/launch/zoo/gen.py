@@ -21,5 +21,6 @@ with open("zoo.jsonl", "w") as f:
                             {"name": "out", "bytes": 16384},
                             {"name": "dst", "bytes": 16384}],
                 "tensor_maps": [tmap("tm", "src"), tmap("tmo", "out")],
-                "params": [{"tensor_map": "tm"}, {"tensor_map": "tmo"}, {"pointer": "dst"}]}
+                "params": [{"tensor_map": "tm"}, {"tensor_map": "tmo"}, {"pointer": "dst"},
+                           {"pointer": "out"}]}
         f.write(json.dumps(case, separators=(",", ":")) + "\n")

@@ -15,8 +15,8 @@
 //
 // Every launch: grid 1 (2 for clusters), 96 threads (warp 0 produces,
 // warps 1-2 consume), tensor map `tm` over a 64x64 FLOAT32 tensor (box
-// 16x8 = 512 bytes), `tmo` the same shape over the output tensor, dst a
-// 16 KiB float buffer.
+// 16x8 = 512 bytes), `tmo` the same shape over the output tensor `out`,
+// dst a 16 KiB float buffer.
 struct alignas(64) TensorMap { unsigned long long opaque[16]; };
 
 #define TILE 128                 // floats per box
@@ -108,13 +108,14 @@ __device__ __forceinline__ void st_remote(float *p, unsigned rank, float v)
 }
 __device__ __forceinline__ bool elect() { return (threadIdx.x & 31) == 0; }
 
+// `out` is the tensor tmo stores into (for kernels that read it back).
 #define ZOO(name)                                                                                   \
     extern "C" __global__ void name(const __grid_constant__ TensorMap tm,                          \
-                                    const __grid_constant__ TensorMap tmo, float *dst)               \
-    { k_##name<true>(&tm, &tmo, dst); }                                                              \
+                                    const __grid_constant__ TensorMap tmo, float *dst, const float *out) \
+    { k_##name<true>(&tm, &tmo, dst, out); }                                                 \
     extern "C" __global__ void name##_ok(const __grid_constant__ TensorMap tm,                     \
-                                         const __grid_constant__ TensorMap tmo, float *dst)          \
-    { k_##name<false>(&tm, &tmo, dst); }
+                                         const __grid_constant__ TensorMap tmo, float *dst, const float *out) \
+    { k_##name<false>(&tm, &tmo, dst, out); }
 
 // The shared state of a STAGES-deep ring.
 struct Ring {
@@ -137,7 +138,7 @@ __device__ __forceinline__ void ring_init(Ring &r)
 // ---- 1-6: the warp-specialised ring ------------------------------------------------------------
 
 // 1. A consumer reads the stage without waiting on its full barrier.
-template <bool BUG> __device__ __forceinline__ void k_ws_no_full_wait(const TensorMap *tm, const TensorMap *tmo, float *dst)
+template <bool BUG> __device__ __forceinline__ void k_ws_no_full_wait(const TensorMap *tm, const TensorMap *tmo, float *dst, const float *out)
 {
     __shared__ Ring r;
     ring_init(r);
@@ -164,7 +165,7 @@ template <bool BUG> __device__ __forceinline__ void k_ws_no_full_wait(const Tens
 ZOO(ws_no_full_wait)
 
 // 2. The consumer waits on the other stage's full barrier.
-template <bool BUG> __device__ __forceinline__ void k_ws_wrong_barrier(const TensorMap *tm, const TensorMap *tmo, float *dst)
+template <bool BUG> __device__ __forceinline__ void k_ws_wrong_barrier(const TensorMap *tm, const TensorMap *tmo, float *dst, const float *out)
 {
     __shared__ Ring r;
     ring_init(r);
@@ -191,7 +192,7 @@ ZOO(ws_wrong_barrier)
 
 // 3. The consumer's phase bit never flips (the second lap waits on a phase
 //    that completed long ago).
-template <bool BUG> __device__ __forceinline__ void k_ws_stale_phase(const TensorMap *tm, const TensorMap *tmo, float *dst)
+template <bool BUG> __device__ __forceinline__ void k_ws_stale_phase(const TensorMap *tm, const TensorMap *tmo, float *dst, const float *out)
 {
     __shared__ Ring r;
     ring_init(r);
@@ -217,7 +218,7 @@ template <bool BUG> __device__ __forceinline__ void k_ws_stale_phase(const Tenso
 ZOO(ws_stale_phase)
 
 // 4. One try_wait whose result is ignored (a bounded wait that falls through).
-template <bool BUG> __device__ __forceinline__ void k_ws_ignored_try_wait(const TensorMap *tm, const TensorMap *tmo, float *dst)
+template <bool BUG> __device__ __forceinline__ void k_ws_ignored_try_wait(const TensorMap *tm, const TensorMap *tmo, float *dst, const float *out)
 {
     __shared__ Ring r;
     ring_init(r);
@@ -246,7 +247,7 @@ template <bool BUG> __device__ __forceinline__ void k_ws_ignored_try_wait(const 
 ZOO(ws_ignored_try_wait)
 
 // 5. The producer refills a stage without waiting on its empty barrier.
-template <bool BUG> __device__ __forceinline__ void k_ws_no_empty_wait(const TensorMap *tm, const TensorMap *tmo, float *dst)
+template <bool BUG> __device__ __forceinline__ void k_ws_no_empty_wait(const TensorMap *tm, const TensorMap *tmo, float *dst, const float *out)
 {
     __shared__ Ring r;
     ring_init(r);
@@ -274,7 +275,7 @@ template <bool BUG> __device__ __forceinline__ void k_ws_no_empty_wait(const Ten
 ZOO(ws_no_empty_wait)
 
 // 6. The consumer releases the stage before it has read it.
-template <bool BUG> __device__ __forceinline__ void k_ws_early_release(const TensorMap *tm, const TensorMap *tmo, float *dst)
+template <bool BUG> __device__ __forceinline__ void k_ws_early_release(const TensorMap *tm, const TensorMap *tmo, float *dst, const float *out)
 {
     __shared__ Ring r;
     ring_init(r);
@@ -306,7 +307,7 @@ ZOO(ws_early_release)
 
 // 7. Two boxes per stage, expect_tx counts one: the phase completes when
 //    the first box has landed, and the consumer reads the second mid-copy.
-template <bool BUG> __device__ __forceinline__ void k_tx_counts_one_box(const TensorMap *tm, const TensorMap *tmo, float *dst)
+template <bool BUG> __device__ __forceinline__ void k_tx_counts_one_box(const TensorMap *tm, const TensorMap *tmo, float *dst, const float *out)
 {
     __shared__ alignas(128) float tile[2 * TILE];
     __shared__ alignas(8) unsigned long long full;
@@ -331,7 +332,7 @@ ZOO(tx_counts_one_box)
 
 // 8. expect_tx counts the box in elements: the phase waits for bytes that
 //    never come (a hang; the report names the expect_tx and the bytes).
-template <bool BUG> __device__ __forceinline__ void k_tx_too_many(const TensorMap *tm, const TensorMap *tmo, float *dst)
+template <bool BUG> __device__ __forceinline__ void k_tx_too_many(const TensorMap *tm, const TensorMap *tmo, float *dst, const float *out)
 {
     __shared__ alignas(128) float tile[TILE];
     __shared__ alignas(8) unsigned long long full;
@@ -353,7 +354,7 @@ ZOO(tx_too_many)
 // 9. The full barrier is initialised for every consumer thread instead of
 //    the one producer arrival (a hang at the first wait; the report names
 //    the init and its count).
-template <bool BUG> __device__ __forceinline__ void k_init_count_wrong(const TensorMap *tm, const TensorMap *tmo, float *dst)
+template <bool BUG> __device__ __forceinline__ void k_init_count_wrong(const TensorMap *tm, const TensorMap *tmo, float *dst, const float *out)
 {
     __shared__ alignas(128) float tile[TILE];
     __shared__ alignas(8) unsigned long long full;
@@ -375,7 +376,7 @@ ZOO(init_count_wrong)
 // ---- 10-13: TMA-store epilogues ----------------------------------------------------------------
 
 // 10. The epilogue writes the tile and stores it with no fence.proxy.async.
-template <bool BUG> __device__ __forceinline__ void k_store_no_fence(const TensorMap *tm, const TensorMap *tmo, float *dst)
+template <bool BUG> __device__ __forceinline__ void k_store_no_fence(const TensorMap *tm, const TensorMap *tmo, float *dst, const float *out)
 {
     __shared__ alignas(128) float tile[TILE];
     if (threadIdx.x < TILE / 2) {
@@ -395,7 +396,7 @@ ZOO(store_no_fence)
 
 // 11. A persistent epilogue reuses the staging tile before the previous
 //     store has read it.
-template <bool BUG> __device__ __forceinline__ void k_store_reuse_early(const TensorMap *tm, const TensorMap *tmo, float *dst)
+template <bool BUG> __device__ __forceinline__ void k_store_reuse_early(const TensorMap *tm, const TensorMap *tmo, float *dst, const float *out)
 {
     __shared__ alignas(128) float tile[TILE];
     for (int k = 0; k < 2; k++) {
@@ -419,7 +420,7 @@ template <bool BUG> __device__ __forceinline__ void k_store_reuse_early(const Te
 ZOO(store_reuse_early)
 
 // 12. The thread that issued the store exits without waiting for its read.
-template <bool BUG> __device__ __forceinline__ void k_store_exit_no_wait(const TensorMap *tm, const TensorMap *tmo, float *dst)
+template <bool BUG> __device__ __forceinline__ void k_store_exit_no_wait(const TensorMap *tm, const TensorMap *tmo, float *dst, const float *out)
 {
     __shared__ alignas(128) float tile[TILE];
     if (threadIdx.x < TILE / 2) {
@@ -438,7 +439,7 @@ template <bool BUG> __device__ __forceinline__ void k_store_exit_no_wait(const T
 ZOO(store_exit_no_wait)
 
 // 13. A bulk copy (non-tensor) into shared memory, read without a wait.
-template <bool BUG> __device__ __forceinline__ void k_bulk_no_wait(const TensorMap *tm, const TensorMap *tmo, float *dst)
+template <bool BUG> __device__ __forceinline__ void k_bulk_no_wait(const TensorMap *tm, const TensorMap *tmo, float *dst, const float *out)
 {
     __shared__ alignas(128) float buf[TILE];
     __shared__ alignas(8) unsigned long long full;
@@ -461,7 +462,7 @@ ZOO(bulk_no_wait)
 // ---- 14-16: plain shared-memory races (racecheck's) --------------------------------------------
 
 // 14. A block reduction that forgot the barrier between its two steps.
-template <bool BUG> __device__ __forceinline__ void k_reduce_no_sync(const TensorMap *tm, const TensorMap *tmo, float *dst)
+template <bool BUG> __device__ __forceinline__ void k_reduce_no_sync(const TensorMap *tm, const TensorMap *tmo, float *dst, const float *out)
 {
     __shared__ float part[96];
     part[threadIdx.x] = threadIdx.x * 0.5f; // BUG reduce_no_sync smem-race
@@ -474,7 +475,7 @@ ZOO(reduce_no_sync)
 
 // 15. A transpose through shared memory that re-uses the buffer for the
 //     next tile without a barrier after the reads (write-after-read).
-template <bool BUG> __device__ __forceinline__ void k_transpose_war(const TensorMap *tm, const TensorMap *tmo, float *dst)
+template <bool BUG> __device__ __forceinline__ void k_transpose_war(const TensorMap *tm, const TensorMap *tmo, float *dst, const float *out)
 {
     __shared__ float buf[32][33];
     int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
@@ -492,7 +493,7 @@ ZOO(transpose_war)
 
 // 16. Warp 2 reads what warp 0 wrote with no barrier between (the
 //     __syncthreads was moved into a branch that not every warp takes).
-template <bool BUG> __device__ __forceinline__ void k_flag_not_barrier(const TensorMap *tm, const TensorMap *tmo, float *dst)
+template <bool BUG> __device__ __forceinline__ void k_flag_not_barrier(const TensorMap *tm, const TensorMap *tmo, float *dst, const float *out)
 {
     __shared__ float data[32];
     if (threadIdx.x < 32)
@@ -508,7 +509,7 @@ ZOO(flag_not_barrier)
 
 // 17. Rank 0 multicasts into both CTAs before rank 1's barrier init is
 //     ordered before it (no cluster barrier after the inits).
-template <bool BUG> __device__ __forceinline__ void k_mc_before_peer_init(const TensorMap *tm, const TensorMap *tmo, float *dst)
+template <bool BUG> __device__ __forceinline__ void k_mc_before_peer_init(const TensorMap *tm, const TensorMap *tmo, float *dst, const float *out)
 {
     __shared__ alignas(128) float tile[TILE];
     __shared__ alignas(8) unsigned long long full;
@@ -533,7 +534,7 @@ ZOO(mc_before_peer_init)
 
 // 18. Rank 1 reads rank 0's shared memory (DSMEM); rank 0 leaves without
 //     the final cluster barrier.
-template <bool BUG> __device__ __forceinline__ void k_dsmem_exit_early(const TensorMap *tm, const TensorMap *tmo, float *dst)
+template <bool BUG> __device__ __forceinline__ void k_dsmem_exit_early(const TensorMap *tm, const TensorMap *tmo, float *dst, const float *out)
 {
     __shared__ float buf[96];
     unsigned rank = cta_rank();
@@ -548,7 +549,7 @@ ZOO(dsmem_exit_early)
 
 // 19. Rank 1 writes into rank 0's buffer while rank 0 reads it, with no
 //     cluster barrier between.
-template <bool BUG> __device__ __forceinline__ void k_dsmem_race(const TensorMap *tm, const TensorMap *tmo, float *dst)
+template <bool BUG> __device__ __forceinline__ void k_dsmem_race(const TensorMap *tm, const TensorMap *tmo, float *dst, const float *out)
 {
     __shared__ float buf[96];
     unsigned rank = cta_rank();
@@ -572,7 +573,7 @@ struct Ring2 {
     alignas(8) unsigned long long full[STAGES], empty[STAGES];
 };
 
-template <bool BUG> __device__ __forceinline__ void k_mc_release_local_only(const TensorMap *tm, const TensorMap *tmo, float *dst)
+template <bool BUG> __device__ __forceinline__ void k_mc_release_local_only(const TensorMap *tm, const TensorMap *tmo, float *dst, const float *out)
 {
     __shared__ Ring2 r;
     unsigned rank = cta_rank();
@@ -612,7 +613,7 @@ ZOO(mc_release_local_only)
 
 // 21. The barrier is re-initialised for the next tile while the copy of
 //     the current one is still counted on it.
-template <bool BUG> __device__ __forceinline__ void k_reinit_live(const TensorMap *tm, const TensorMap *tmo, float *dst)
+template <bool BUG> __device__ __forceinline__ void k_reinit_live(const TensorMap *tm, const TensorMap *tmo, float *dst, const float *out)
 {
     __shared__ alignas(128) float tile[TILE];
     __shared__ alignas(8) unsigned long long full;
@@ -638,7 +639,7 @@ ZOO(reinit_live)
 
 // 22. The second stage's address is computed with the wrong stride and
 //     overlaps the first: two copies in flight write the same bytes.
-template <bool BUG> __device__ __forceinline__ void k_stage_overlap(const TensorMap *tm, const TensorMap *tmo, float *dst)
+template <bool BUG> __device__ __forceinline__ void k_stage_overlap(const TensorMap *tm, const TensorMap *tmo, float *dst, const float *out)
 {
     __shared__ alignas(128) float tile[2 * TILE];
     __shared__ alignas(8) unsigned long long full[2];
@@ -665,7 +666,7 @@ ZOO(stage_overlap)
 // 23. The tensor map is passed by value without __grid_constant__: nvcc
 //     copies it to the thread's stack, and the TMA reads it from local
 //     memory (the GPU faults with an illegal address).
-template <bool BUG> __device__ __forceinline__ void k_tmap_by_value(const TensorMap *tm, const TensorMap *tmo, float *dst)
+template <bool BUG> __device__ __forceinline__ void k_tmap_by_value(const TensorMap *tm, const TensorMap *tmo, float *dst, const float *out)
 {
     __shared__ alignas(128) float tile[TILE];
     __shared__ alignas(8) unsigned long long full;
@@ -682,12 +683,39 @@ template <bool BUG> __device__ __forceinline__ void k_tmap_by_value(const Tensor
     if (threadIdx.x < TILE)
         dst[threadIdx.x] = tile[threadIdx.x];
 }
-extern "C" __global__ void tmap_by_value(TensorMap tm, const __grid_constant__ TensorMap tmo, float *dst)
+extern "C" __global__ void tmap_by_value(TensorMap tm, const __grid_constant__ TensorMap tmo, float *dst,
+                                         const float *out)
 {
-    k_tmap_by_value<true>(&tm, &tmo, dst);
+    k_tmap_by_value<true>(&tm, &tmo, dst, out);
 }
 extern "C" __global__ void tmap_by_value_ok(const __grid_constant__ TensorMap tm,
-                                            const __grid_constant__ TensorMap tmo, float *dst)
+                                            const __grid_constant__ TensorMap tmo, float *dst, const float *out)
 {
-    k_tmap_by_value<false>(&tm, &tmo, dst);
+    k_tmap_by_value<false>(&tm, &tmo, dst, out);
 }
+
+// 24. A split-K style epilogue: the tile is TMA-stored to the output, then
+//     read back from global memory to be combined, with only the .read wait
+//     (which frees the source, not the destination) in between.
+template <bool BUG> __device__ __forceinline__ void k_store_read_back(const TensorMap *tm, const TensorMap *tmo, float *dst, const float *out)
+{
+    __shared__ alignas(128) float tile[TILE];
+    if (threadIdx.x < TILE / 2) {
+        tile[threadIdx.x] = threadIdx.x;
+        tile[threadIdx.x + 64] = 3.0f * threadIdx.x;
+    }
+    fence_async();
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        tma_store(tmo, saddr(tile), 0, 0);
+        commit();
+        if (BUG)
+            wait_read0();
+        else
+            asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+    }
+    __syncthreads();
+    if (threadIdx.x < 16)
+        dst[threadIdx.x] = out[threadIdx.x] * 2.0f; // BUG store_read_back global-store-race
+}
+ZOO(store_read_back)
