@@ -28,8 +28,11 @@
  * Prefetches are checked at issue and have no effect.
  *
  * A thread that touches shared memory an operation in flight writes (or
- * writes what it reads) has not synchronised with it: ip_async_smem_race
- * makes that a fault (see the races section below).
+ * writes what it reads) has not synchronised with it.  The checker
+ * (check/, fed through interp/hooks.c: ip_ck_issue here, ip_ck_complete at
+ * landing) decides that by happens-before, under every policy; with
+ * --check=none, ip_async_smem_race still faults on an access while the
+ * operation is in flight (see the races section below).
  */
 #include <stdio.h>
 #include <stdlib.h>

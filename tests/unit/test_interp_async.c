@@ -328,6 +328,10 @@ int main(void)
     CHECK_MSG("... at that complete_tx", &r, INTERP_FAULT, "test.ptx:22: mbarrier.complete_tx.shared::cta.b64 [%r2], 1;");
     th_free(&r);
 
+    /* `groups` reads stores' destinations before any wait covers them, on
+     * purpose (to see when ptxi lands them): the checker would report the
+     * first such read as [global-store-race] */
+    th_no_check = true;
     for (int p = 0; p < 3; p++) {
         th_run_k(&r, groups, "k", 1, 1, 1, 0, 1, all_pol[p], NULL, 0);
         snprintf(n, sizeof n, "bulk groups run (%s)", pol_name[p]);
@@ -344,6 +348,11 @@ int main(void)
         }
         th_free(&r);
     }
+    th_no_check = false;
+    th_run_k(&r, groups, "k", 1, 1, 1, 0, 1, INTERP_COMPLETE_EAGER, NULL, 0);
+    CHECK_MSG("with the checker, the read of group 1's destination after wait_group 1 is a race", &r,
+              INTERP_FAULT, "data race [global-store-race]: ld.global.u32 reads global");
+    th_free(&r);
 
     uint64_t safe = 0, racy = 1;
     for (int p = 0; p < 3; p++) {
