@@ -59,7 +59,8 @@ for f in bench/kernels/*.jsonl bench/kernels/*.json; do
     echo "== ptxi run --stats $f (launch time only, best of $REPS)"
     printf '%-14s %13s %9s %9s %9s %9s %6s %6s  %s\n' case thread-instr "-j1 s" "-j1 M/s" \
         "-j$JOBS s" "-j$JOBS M/s" x chk result
-    names=$("$PTXI" test "$f" 2>/dev/null | sed -n 's/^\(PASS\|FAIL\) \([^ :]*\).*/\2/p')
+    # verdicts read "PASS NAME" or, from a .jsonl, "PASS FILE:LINE :: NAME"
+    names=$("$PTXI" test "$f" 2>/dev/null | sed -n 's/^\(PASS\|FAIL\) \(.* :: \)\{0,1\}\([^ :]*\).*/\3/p')
     scaling=
     prev_kernel=; prev_t=; prev_s=; prev_n=
     for n in $names; do
