@@ -281,8 +281,15 @@ ck_mbar *ck_mbar_at(ck_state *s, int cta, uint32_t off)
     m->done = ck_sync_new(s);
     if (!m->pend || !m->done)
         return NULL;
+    m->cta = cta;
+    m->off = off;
     *ix = (uint16_t)s->nmbars++;
     return m;
+}
+
+ck_mbar *ck_mbar_nth(ck_state *s, uint32_t i)
+{
+    return i + 1 < s->nmbars ? &s->mbars[i + 1] : NULL;
 }
 
 uint32_t ck_bulk_comp(ck_state *s, uint32_t agent, uint32_t lane)

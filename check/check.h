@@ -105,6 +105,8 @@ typedef struct ck_mbar {
     uint32_t landed_bytes;     /* complete_tx bytes in the current phase */
     uint32_t arrivals;         /* arrivals in the current phase */
     uint32_t *pend, *done;     /* sync clocks (lazily allocated) */
+    int cta;                   /* where it is */
+    uint32_t off;
 } ck_mbar;
 
 /* A state for one cluster: ncta CTAs of nwarps warps, smem bytes each. */
@@ -155,6 +157,7 @@ uint32_t ck_epoch(ck_state *s, uint32_t agent);
 
 /* mbarriers, bulk components, proxy fences. */
 ck_mbar *ck_mbar_at(ck_state *s, int cta, uint32_t off);     /* created on first use */
+ck_mbar *ck_mbar_nth(ck_state *s, uint32_t i);               /* i-th record, NULL past the last */
 uint32_t ck_bulk_comp(ck_state *s, uint32_t agent, uint32_t lane); /* created on first use; 0 = none */
 uint32_t ck_bulk_need(ck_state *s, uint32_t agent, uint32_t lane, uint32_t *op);
 void ck_set_bulk_need(ck_state *s, uint32_t agent, uint32_t lane, uint32_t need, uint32_t op);

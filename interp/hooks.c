@@ -520,6 +520,32 @@ void ip_ck_describe_mbar(interp_ctx *c, int cta, uint32_t off, const char *ind, 
              want < m->landed_bytes ? " (the copies brought more than announced)" : "");
 }
 
+/* Deadlock report: the barriers nobody waits on (not in seen[]) whose
+ * current phase has arrivals or bytes: where a copy or an arrival went
+ * instead of the barrier that is waited on (another stage's, a peer's). */
+void ip_ck_deadlock_others(interp_ctx *c, const uint32_t (*seen)[2], int nseen, char *buf, size_t n)
+{
+    size_t at = 0;
+    buf[0] = 0;
+    if (!c->ck)
+        return;
+    ck_mbar *m;
+    for (uint32_t i = 0; (m = ck_mbar_nth(c->ck, i)) && at + 1 < n; i++) {
+        bool waited = false;
+        for (int k = 0; k < nseen; k++)
+            waited |= seen[k][0] == (uint32_t)m->cta && seen[k][1] == m->off;
+        if (waited || !m->inited || (!m->arrivals && !m->landed_bytes && !m->ntx))
+            continue;
+        int k = snprintf(buf + at, n - at, "\n  not waited on: mbarrier at shared 0x%x (CTA rank %d), count %u: in its "
+                         "current phase (after %u completion(s)) %u arrival(s), %u expect_tx byte(s) announced, %u "
+                         "byte(s) landed", m->off, m->cta, m->init_count, m->completions, m->arrivals,
+                         m->ntx ? m->tx[0].bytes : 0, m->landed_bytes);
+        if (k < 0)
+            break;
+        at += (size_t)k < n - at ? (size_t)k : n - at - 1;
+    }
+}
+
 /* ---- asynchronous operations ----------------------------------------------------------------------- */
 
 static int op_report(interp_ctx *c, const ip_op *o, uint32_t rec, const ck_conflict *k, int cta)

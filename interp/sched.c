@@ -436,6 +436,9 @@ static void deadlock(interp_ctx *c)
             }
         }
     }
+    char others[1024];
+    ip_ck_deadlock_others(c, (const uint32_t (*)[2])seen, nseen, others, sizeof others);
+    at = append(buf, len, at, "%s", others);
     if (c->nops == 0)
         at = append(buf, len, at, "\n  no asynchronous operation in flight");
     for (int i = 0; i < c->nops; i++) {

@@ -111,6 +111,22 @@ static const char *store = K("k", ", .param .u32 fence, .param .u32 wait", "  .s
 "  @%p2 cp.async.bulk.wait_group.read 0;\n"
 "  ret;\n");
 
+/* the copy completes on bar2, the thread waits on bar: a deadlock whose
+ * report shows where the bytes went */
+static const char *other_bar = K("k", "", BAR "  .shared .align 8 .b64 bar2;\n  .shared .align 128 .b8 buf[128];\n",
+"  mov.u32 %r2, bar;\n"
+"  mov.u32 %r3, bar2;\n"
+"  mov.u32 %r4, buf;\n"
+"  mbarrier.init.shared::cta.b64 [%r2], 1;\n"
+"  mbarrier.init.shared::cta.b64 [%r3], 1;\n"
+"  mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r2], 64;\n"
+"  add.s64 %rd4, %rd1, 1024;\n"
+"  cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r4], [%rd4], 64, [%r3];\n"
+"W0:\n"
+"  mbarrier.try_wait.parity.shared::cta.b64 %p1, [%r2], 0;\n"
+"  @!%p1 bra W0;\n"
+"  ret;\n");
+
 static int run_nc(th_run *r, const char *src, uint32_t block, interp_policy pol, const uint64_t *extra,
                   int nextra, bool no_check)
 {
@@ -181,6 +197,16 @@ int main(void)
     CHECK_MSG("... naming the lane that overflows the phase", &r, INTERP_FAULT, "warp 0 lane 4 ");
     CHECK_MSG("... at the arrive", &r, INTERP_FAULT, "test.ptx:21: mbarrier.arrive.shared::cta.b64 %st1, [%r2];");
     th_free(&r);
+
+    for (int p = 0; p < 3; p++) {
+        th_run_k(&r, other_bar, "k", 1, 1, 1, 0, 1, pols[p], NULL, 0);
+        snprintf(n, sizeof n, "a copy to another barrier: the deadlock names the expect_tx (%s)", pn[p]);
+        CHECK_MSG(n, &r, INTERP_DEADLOCK, "expect_tx of 64 bytes at test.ptx:22: mbarrier.arrive.expect_tx");
+        snprintf(n, sizeof n, "... and the barrier the bytes went to (%s)", pn[p]);
+        CHECK_MSG(n, &r, INTERP_DEADLOCK, "not waited on: mbarrier at shared 0x408 (CTA rank 0), count 1: in its "
+                  "current phase (after 0 completion(s)) 0 arrival(s), 0 expect_tx byte(s) announced, 64 byte(s) landed");
+        th_free(&r);
+    }
 
     uint64_t a[2];
     a[0] = 0; a[1] = 0;
