@@ -127,6 +127,15 @@ static const char *other_bar = K("k", "", BAR "  .shared .align 8 .b64 bar2;\n  
 "  @!%p1 bra W0;\n"
 "  ret;\n");
 
+/* warp 0 waits at a named barrier for 64 threads; warp 1 never comes */
+static const char *bar_dead = K("k", "", "",
+"  setp.ge.u32 %p1, %r1, 32;\n"
+"  @%p1 bra OUT;\n"
+"  bar.sync 1, 64;\n"
+"  st.global.u32 [%rd3], 1;\n"
+"OUT:\n"
+"  ret;\n");
+
 static int run_nc(th_run *r, const char *src, uint32_t block, interp_policy pol, const uint64_t *extra,
                   int nextra, bool no_check)
 {
@@ -207,6 +216,11 @@ int main(void)
                   "current phase (after 0 completion(s)) 0 arrival(s), 0 expect_tx byte(s) announced, 64 byte(s) landed");
         th_free(&r);
     }
+
+    th_run_k(&r, bar_dead, "k", 1, 64, 1, 0, 1, INTERP_COMPLETE_DEFERRED, NULL, 0);
+    CHECK_MSG("a warp stuck at bar.sync is reported at the bar.sync itself", &r, INTERP_DEADLOCK,
+              "bar.sync at test.ptx:16: bar.sync 1, 64;\n      barrier 1: 32 of 64 threads arrived");
+    th_free(&r);
 
     uint64_t a[2];
     a[0] = 0; a[1] = 0;

@@ -367,7 +367,6 @@ int main(void)
         CHECK_OK(n, &r);
         th_free(&r);
     }
-    th_run_k(&r, race_load, "k", 1, 1, 1, 0, 1, INTERP_COMPLETE_DEFERRED, &racy, 1);
     for (int p = 0; p < 3; p++) {
         /* the checker (check/) reports it under every policy alike: eager
          * lands the copy at issue, but no wait has observed it */
