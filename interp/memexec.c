@@ -654,7 +654,9 @@ static int exec_cbar(interp_ctx *c, ip_warp *w, const ir_instr *in, uint32_t gro
     bool wait = ir_has(in, IR_M_WAIT), arrive = ir_has(in, IR_M_ARRIVE) || !wait;
     FOR_LANES(group, l) w->pc[l]++;
     if (arrive) {
-        if (c->ck && exec && !ir_has(in, IR_M_RELAXED))
+        /* .relaxed too: CUTLASS orders its mbarrier inits with
+         * fence.mbarrier_init.release.cluster + a relaxed arrive */
+        if (c->ck && exec)
             ip_ck_cbar_arrive(c, w);
         FOR_LANES(exec, l) {
             w->cbar_phase[l] = cl->cbar_phase + 1;
