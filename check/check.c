@@ -54,6 +54,12 @@ struct ck_state {
     uint32_t *bulk_need, *bulk_op;
     ck_op *ops;
     uint32_t nops, capops;
+    struct ck_tmap {
+        uint64_t addr;
+        uint32_t gen, agent, lane, site, epoch;
+        uint32_t *acq;         /* per agent: the generation it acquired */
+    } *tmaps;
+    uint32_t ntmaps, captmaps;
     ck_greg *gregs;
     uint32_t ngregs, capgregs;
     uint16_t *bulk_wcomp;      /* nag * 32 */
@@ -127,6 +133,9 @@ void ck_free(ck_state *s)
     free(s->bulk_comp);
     free(s->bulk_wcomp);
     free(s->gregs);
+    for (uint32_t i = 0; i < s->ntmaps; i++)
+        free(s->tmaps[i].acq);
+    free(s->tmaps);
     free(s->bulk_need);
     free(s->bulk_op);
     free(s->ops);
@@ -157,6 +166,9 @@ void ck_reset(ck_state *s)
     memset(s->bulk_comp, 0, (size_t)s->nag * 32 * 2);
     memset(s->bulk_wcomp, 0, (size_t)s->nag * 32 * 2);
     s->ngregs = 0;
+    for (uint32_t i = 0; i < s->ntmaps; i++)
+        free(s->tmaps[i].acq);
+    s->ntmaps = 0;
     memset(s->bulk_need, 0, (size_t)s->nag * 32 * 4);
     memset(s->bulk_op, 0, (size_t)s->nag * 32 * 4);
     for (uint32_t i = 0; i < s->npool; i++)
@@ -322,6 +334,53 @@ void ck_greg_add(ck_state *s, const ck_greg *g)
 }
 
 bool ck_gactive(const ck_state *s) { return s->ngregs != 0; }
+
+static struct ck_tmap *tmap_find(ck_state *s, uint64_t addr)
+{
+    for (uint32_t i = 0; i < s->ntmaps; i++)
+        if (s->tmaps[i].addr == addr)
+            return &s->tmaps[i];
+    return NULL;
+}
+
+void ck_tmap_write(ck_state *s, uint64_t addr, uint32_t agent, uint32_t lane, uint32_t site)
+{
+    struct ck_tmap *t = tmap_find(s, addr);
+    if (!t) {
+        if (s->ntmaps == s->captmaps) {
+            uint32_t cap = s->captmaps ? s->captmaps * 2 : 8;
+            struct ck_tmap *n = realloc(s->tmaps, cap * sizeof *n);
+            if (!n)
+                return;
+            s->tmaps = n;
+            s->captmaps = cap;
+        }
+        t = &s->tmaps[s->ntmaps];
+        memset(t, 0, sizeof *t);
+        if (!(t->acq = calloc(s->nag, 4)))
+            return;
+        t->addr = addr;
+        s->ntmaps++;
+    }
+    t->gen++;
+    t->agent = agent, t->lane = lane, t->site = site, t->epoch = row(s, agent)[agent];
+}
+
+void ck_tmap_acquire(ck_state *s, uint64_t addr, uint32_t agent)
+{
+    struct ck_tmap *t = tmap_find(s, addr);
+    if (t && (t->agent == agent || row(s, agent)[t->agent] >= t->epoch))
+        t->acq[agent] = t->gen;
+}
+
+bool ck_tmap_use(ck_state *s, uint64_t addr, uint32_t agent, ck_side *w)
+{
+    struct ck_tmap *t = tmap_find(s, addr);
+    if (!t || t->acq[agent] == t->gen)
+        return false;
+    w->agent = t->agent, w->lane = t->lane, w->site = t->site, w->op = 0;
+    return true;
+}
 
 static bool greg_holds(const ck_greg *g, uint64_t a)
 {

@@ -199,6 +199,14 @@ bool ck_gactive(const ck_state *s);
  * touches and is not ordered after (CK_OK if none); regions whose issuing
  * thread has waited for them are dropped. */
 int ck_global(ck_state *s, uint32_t agent, uint64_t a, uint32_t n, uint32_t *op);
+/* Tensor maps written in global memory during the run (tensormap.replace
+ * on a global map, tensormap.cp_fenceproxy): a TMA that uses one must be
+ * preceded, in its own warp, by fence.proxy.tensormap::generic.acquire on
+ * it, after (in happens-before) the write.  ck_tmap_use returns true when
+ * that acquire is missing, with the write's side in *w. */
+void ck_tmap_write(ck_state *s, uint64_t addr, uint32_t agent, uint32_t lane, uint32_t site);
+void ck_tmap_acquire(ck_state *s, uint64_t addr, uint32_t agent);
+bool ck_tmap_use(ck_state *s, uint64_t addr, uint32_t agent, ck_side *w);
 /* the bulk write component of (agent, lane) (0 = none left) */
 uint32_t ck_bulk_wcomp(ck_state *s, uint32_t agent, uint32_t lane);
 

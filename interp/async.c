@@ -212,6 +212,8 @@ static int issue_tensor(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame 
                         "the TMA reads maps only from param, const or global memory (a CUtensorMap kernel "
                         "parameter needs __grid_constant__, or nvcc copies it to the thread's stack)",
                         (unsigned long long)ma, mp.space == IR_SPACE_LOCAL ? "local" : "shared");
+    if (c->ck && ip_ck_tmap_use(c, w, (int)l, ma))
+        return c->res.status;
     char why[512];
     if (tma_decode(mp.p, &o->map, why, sizeof why))
         return ip_error(c, INTERP_FAULT, w, (int)l, c->xfunc, c->xpc,

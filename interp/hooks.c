@@ -781,6 +781,29 @@ void ip_ck_bulk_waited(interp_ctx *c, ip_warp *w, int lane, uint32_t upto, bool 
         ck_observe(c->ck, ag, ck_bulk_wcomp(c->ck, ag, (uint32_t)lane), upto);
 }
 
+void ip_ck_tmap_write(interp_ctx *c, ip_warp *w, int lane, uint64_t a)
+{
+    ck_tmap_write(c->ck, a, agent_of(c, w), (uint32_t)lane, site_here(c));
+}
+
+void ip_ck_tmap_acquire(interp_ctx *c, ip_warp *w, uint64_t a)
+{
+    ck_tmap_acquire(c->ck, a, agent_of(c, w));
+}
+
+int ip_ck_tmap_use(interp_ctx *c, ip_warp *w, int lane, uint64_t a)
+{
+    ck_side s;
+    if (!ck_tmap_use(c->ck, a, agent_of(c, w), &s))
+        return 0;
+    char other[800];
+    side_str(c, s.agent, s.lane, s.site, other, sizeof other);
+    return ip_error(c, INTERP_FAULT, w, lane, c->xfunc, c->xpc,
+                    "[tensormap-no-acquire]: the tensor map at global 0x%llx was written during the kernel, and this "
+                    "warp has no fence.proxy.tensormap::generic.acquire on it after that write: the TMA may use the "
+                    "stale map\n  written by: %s", (unsigned long long)a, other);
+}
+
 void ip_ck_proxy_fence(interp_ctx *c, ip_warp *w)
 {
     ck_proxy_fence(c->ck, agent_of(c, w));

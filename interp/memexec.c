@@ -978,6 +978,8 @@ static int exec_tensormap(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_fram
                 return c->res.status;
             memcpy(p.p, q.p, 128);
             ip_note_write(c, a, 128);
+            if (c->ck && p.space == IR_SPACE_GLOBAL)
+                ip_ck_tmap_write(c, w, (int)l, a);
             continue;
         }
         /* Only the field's bits change, in the map's own encoding
@@ -992,6 +994,8 @@ static int exec_tensormap(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_fram
         if (tma_replace(p.p, field, ord, v, why, sizeof why))
             return ip_error(c, INTERP_FAULT, w, (int)l, c->xfunc, c->xpc, "%s", why);
         ip_note_write(c, a, 128);
+        if (c->ck && p.space == IR_SPACE_GLOBAL)
+            ip_ck_tmap_write(c, w, (int)l, a);
     }
     return 0;
 }
@@ -1092,6 +1096,11 @@ int ip_exec_sync(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, uin
     case IR_OP_FENCE:
         if (c->ck && exec && ir_has(in, IR_M_PROXY) && ir_has(in, IR_M_ASYNC))
             ip_ck_proxy_fence(c, w);
+        if (c->ck && ir_has(in, IR_M_TENSORMAP_GENERIC) && ir_has(in, IR_M_ACQUIRE) && in->nopd >= 1)
+            FOR_LANES(exec, l) {
+                int sp;
+                ip_ck_tmap_acquire(c, w, ip_addr(c, w, f, in, 0, l, &sp));
+            }
         return 0;
     case IR_OP_BAR_WARP_SYNC: case IR_OP_MEMBAR: case IR_OP_GRIDDEPCONTROL:
     case IR_OP_NANOSLEEP: case IR_OP_PMEVENT: case IR_OP_SETMAXNREG:

@@ -719,3 +719,34 @@ template <bool BUG> __device__ __forceinline__ void k_store_read_back(const Tens
         dst[threadIdx.x] = out[threadIdx.x] * 2.0f; // BUG store_read_back global-store-race
 }
 ZOO(store_read_back)
+
+// 25. A grouped-GEMM style device-side descriptor: thread 0 copies the map
+//     to shared memory, points it at another box size with
+//     tensormap.replace, publishes it to global memory with
+//     tensormap.cp_fenceproxy, and loads through it without the
+//     fence.proxy.tensormap::generic.acquire that makes the new map visible
+//     to the TMA unit.
+template <bool BUG> __device__ __forceinline__ void k_tmap_no_acquire(const TensorMap *tm, const TensorMap *tmo, float *dst, const float *out)
+{
+    __shared__ alignas(128) float tile[TILE];
+    __shared__ alignas(128) TensorMap smap;
+    __shared__ alignas(8) unsigned long long full;
+    TensorMap *gmap = (TensorMap *)(dst + 2048);          // a 128-byte slot in global memory
+    if (threadIdx.x == 0) {
+        smap = *tm;
+        asm volatile("tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [%0], 1, 4;" :: "r"(saddr(&smap)) : "memory");
+        asm volatile("tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [%0], [%1], 128;"
+                     :: "l"(gmap), "r"(saddr(&smap)) : "memory");
+        if (!BUG)
+            asm volatile("fence.proxy.tensormap::generic.acquire.gpu [%0], 128;" :: "l"(gmap) : "memory");
+        mbar_init(saddr(&full), 1);
+        fence_init();
+        arrive_expect_tx(saddr(&full), TILE_BYTES / 2);
+        tma_load(saddr(tile), gmap, 0, 8, saddr(&full)); // BUG tmap_no_acquire tensormap-no-acquire
+    }
+    __syncthreads();
+    wait_parity(saddr(&full), 0);
+    if (threadIdx.x < TILE / 2)
+        dst[threadIdx.x] = tile[threadIdx.x];
+}
+ZOO(tmap_no_acquire)
