@@ -32,6 +32,12 @@
  *                        multicast) before its init is ordered by a cluster barrier
  *   mbarrier-reinit-live  mbarrier.init over a barrier with arrivals, bytes
  *                        or copies outstanding in its current phase
+ *   stale-phase          a wait, in a loop, succeeding on the completion its
+ *                        previous lap already observed
+ *   wait-result-ignored  a try_wait/test_wait whose result decides nothing
+ *   global-store-race    a global access to bytes an async store still writes
+ *   tensormap-no-acquire a TMA through a map written in the kernel without
+ *                        fence.proxy.tensormap::generic.acquire after the write
  */
 #include <stdio.h>
 #include <stdlib.h>
