@@ -97,6 +97,7 @@ typedef struct ck_mbar {
     uint32_t comp;             /* clock component; 0 = none left */
     uint32_t completions;      /* phases completed since init */
     bool inited;
+    uint32_t ninit;            /* mbarrier.init executed on it */
     uint32_t init_agent, init_lane, init_site, init_epoch, init_count;
     struct { uint32_t site, bytes; } hist[4]; /* completion k (k % 4, the last 4): its phase's
                                             first expect_tx and the bytes all of them announced */

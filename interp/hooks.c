@@ -305,6 +305,7 @@ int ip_ck_mbar(interp_ctx *c, ip_warp *w, int lane, int op, int cta, uint32_t of
                             off, cta, m->arrivals, m->ntx, o);
         }
         m->inited = true;
+        m->ninit++;
         m->completions = 0;
         m->init_agent = ag;
         m->init_lane = (uint32_t)lane;
@@ -503,9 +504,12 @@ void ip_ck_describe_mbar(interp_ctx *c, int cta, uint32_t off, const char *ind, 
     char o[600];
     size_t at = 0;
     side_str(c, m->init_agent, m->init_lane, m->init_site, o, sizeof o);
-    int k = snprintf(buf, n, "\n%sinitialised with count %u (%u thread(s) of the cluster have not exited) from %s"
+    char again[64] = "";
+    if (m->ninit > 1)
+        snprintf(again, sizeof again, " (its init number %u: re-initialised)", m->ninit);
+    int k = snprintf(buf, n, "\n%sinitialised with count %u (%u thread(s) of the cluster have not exited)%s from %s"
                      "\n%sphase completions so far: %u; in this phase %u arrival(s)", ind, m->init_count,
-                     c->cl.live, o, ind, m->completions, m->arrivals);
+                     c->cl.live, again, o, ind, m->completions, m->arrivals);
     if (k < 0 || (size_t)k >= n)
         return;
     at = (size_t)k;
