@@ -722,8 +722,8 @@ ZOO(store_read_back)
 
 // 25. A grouped-GEMM style device-side descriptor: thread 0 copies the map
 //     to shared memory, points it at another box size with
-//     tensormap.replace, publishes it to global memory with
-//     tensormap.cp_fenceproxy, and loads through it without the
+//     tensormap.replace, warp 0 publishes it to global memory with
+//     tensormap.cp_fenceproxy, and thread 0 loads through it without the
 //     fence.proxy.tensormap::generic.acquire that makes the new map visible
 //     to the TMA unit.
 template <bool BUG> __device__ __forceinline__ void k_tmap_no_acquire(const TensorMap *tm, const TensorMap *tmo, float *dst, const float *out)
@@ -735,10 +735,15 @@ template <bool BUG> __device__ __forceinline__ void k_tmap_no_acquire(const Tens
     if (threadIdx.x == 0) {
         smap = *tm;
         asm volatile("tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [%0], 1, 4;" :: "r"(saddr(&smap)) : "memory");
+    }
+    if (threadIdx.x < 32) {          // .sync.aligned: the whole warp executes it
+        __syncwarp();
         asm volatile("tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [%0], [%1], 128;"
                      :: "l"(gmap), "r"(saddr(&smap)) : "memory");
         if (!BUG)
             asm volatile("fence.proxy.tensormap::generic.acquire.gpu [%0], 128;" :: "l"(gmap) : "memory");
+    }
+    if (threadIdx.x == 0) {
         mbar_init(saddr(&full), 1);
         fence_init();
         arrive_expect_tx(saddr(&full), TILE_BYTES / 2);
