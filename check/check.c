@@ -18,7 +18,10 @@
 #include <string.h>
 #include "check/check.h"
 
-#define CK_NDYN 1024u   /* mbarrier and bulk components per cluster */
+/* mbarrier and bulk-group components per cluster: plenty for real kernels
+ * (CUTLASS uses a few dozen mbarriers per CTA); when they run out, new
+ * records get component 0, which counts as always ordered (unchecked) */
+#define CK_NDYN(ncta) (128u + 64u * (uint32_t)(ncta))
 
 typedef struct ck_cell {
     uint32_t wep, rep;         /* epochs (0 = none); CK_ASYNC: op index + 1 */
@@ -77,7 +80,7 @@ ck_state *ck_new(int ncta, int nwarps, uint32_t smem)
     s->ncta = ncta;
     s->nwarps = nwarps;
     s->nag = (uint32_t)(ncta * nwarps);
-    s->width = s->nag + CK_NDYN;
+    s->width = s->nag + CK_NDYN(ncta);
     s->smem = smem;
     s->ngran = (smem + 3) / 4;
     size_t w = s->width;
@@ -479,7 +482,7 @@ ck_op *ck_op_get(ck_state *s, uint32_t i) { return i < s->nops ? &s->ops[i] : NU
 bool ck_op_ordered(ck_state *s, uint32_t agent, uint32_t i)
 {
     const ck_op *o = &s->ops[i];
-    return o->comp && row(s, agent)[o->comp] >= o->val;
+    return !o->comp || row(s, agent)[o->comp] >= o->val;
 }
 
 /* Was the access recorded in (ag, ep) ordered before agent's present? */

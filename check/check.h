@@ -77,7 +77,8 @@ typedef struct ck_conflict {
 
 /* Asynchronous operation record. */
 typedef struct ck_op {
-    uint32_t comp, val;        /* ordered iff clock[comp] >= val (comp 0 = never) */
+    uint32_t comp, val;        /* ordered iff clock[comp] >= val (comp 0: components ran
+                                  out, always ordered) */
     uint32_t issued_val;       /* val as known at issue (a load landing in a later phase
                                   than the one it was issued in raises val) */
     uint32_t agent, lane, site;
