@@ -2,7 +2,7 @@
 # bug_zoo.sh — the happens-before checker's bug zoo (tests/launch/zoo):
 # every broken kernel of zoo.cu is reported with the right rule at the
 # right source line, and its correct twin (NAME_ok) runs clean, under
-# deferred, eager and random:1..10.
+# deferred, eager and random:1..20.
 #
 # zoo.cu marks the line of each bug `// BUG NAME RULE[|RULE...]` (several
 # markers of one kernel are alternatives).  RULE is the bracketed tag of
@@ -38,7 +38,7 @@ names=$(cut -d' ' -f1 "$tmp/marks" | sort -u)
 # the report of case n: its PASS/FAIL line ("PASS NAME" or, from a .jsonl,
 # "PASS FILE:LINE :: NAME") and the indented lines after it
 pick='/^(PASS|FAIL) / { k = ($3 == "::") ? $4 : $2; sub(/:$/, "", k); on = (k == n) } on'
-policies=${ZOO_POLICIES:-"deferred eager random:1 random:2 random:3 random:4 random:5 random:6 random:7 random:8 random:9 random:10"}
+policies=${ZOO_POLICIES:-"deferred eager $(seq -f random:%g 1 20 | tr '\n' ' ')"}
 for pol in $policies; do
     timeout 300 "$PTXI" test "$dir/zoo.jsonl" --complete="$pol" > "$tmp/out" 2>&1
     rc=$?
