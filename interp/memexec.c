@@ -530,11 +530,17 @@ static int exec_cp_async(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame
                 return ip_error(c, INTERP_FAULT, w, (int)l, c->xfunc, c->xpc,
                                 "%s on an mbarrier that is not initialised (mbarrier at shared 0x%x of CTA rank %d)",
                                 ip_instr_what(c, wb, sizeof wb), p.soff, p.cta);
-            if (!ir_has(in, IR_M_NOINC))
-                continue;
-            if (ip_mbar_arrive(&word, 1, false, false, 0, NULL, why, sizeof why))
+            uint64_t before = word;
+            if (ir_has(in, IR_M_NOINC) && ip_mbar_arrive(&word, 1, false, false, 0, NULL, why, sizeof why))
                 return ip_error(c, INTERP_FAULT, w, (int)l, c->xfunc, c->xpc, "%s (mbarrier at shared 0x%x of CTA rank %d)",
                                 why, p.soff, p.cta);
+            /* an arrive-on releases the thread's cp.async writes to the barrier's waiters */
+            if (c->ck && ip_ck_mbar(c, w, (int)l, ir_has(in, IR_M_NOINC) ? IR_OP_MBARRIER_ARRIVE
+                                                                           : IR_OP_MBARRIER_COMPLETE_TX,
+                                    p.cta, p.soff, before, word, 0))
+                return c->res.status;
+            if (!ir_has(in, IR_M_NOINC))
+                continue;
             memcpy(p.p, &word, 8);
             c->effects++;
         }

@@ -136,6 +136,38 @@ static const char *bar_dead = K("k", "", "",
 "OUT:\n"
 "  ret;\n");
 
+/* warp 0 fills s[] with cp.async and arrives (cp.async.mbarrier.arrive
+ * .noinc) on a barrier of 32; warp 1 waits on it (if `wait`) and reads */
+static const char *cpasync = K("k", ", .param .u32 wait", BAR "  .shared .align 16 .b8 s[512];\n",
+"  ld.param.u32 %r9, [wait];\n"
+"  mov.u32 %r2, bar;\n"
+"  mov.u32 %r4, s;\n"
+"  setp.ne.u32 %p1, %r1, 0;\n"
+"  @%p1 bra S;\n"
+"  mbarrier.init.shared::cta.b64 [%r2], 32;\n"
+"S:\n"
+"  bar.sync 0;\n"
+"  and.b32 %r5, %r1, 31;\n"
+"  shl.b32 %r5, %r5, 4;\n"
+"  add.s32 %r6, %r4, %r5;\n"
+"  setp.ge.u32 %p2, %r1, 32;\n"
+"  @%p2 bra CONS;\n"
+"  cvt.u64.u32 %rd5, %r5;\n"
+"  add.s64 %rd6, %rd1, %rd5;\n"
+"  cp.async.cg.shared.global [%r6], [%rd6], 16;\n"
+"  cp.async.mbarrier.arrive.noinc.shared.b64 [%r2];\n"
+"  bra DONE;\n"
+"CONS:\n"
+"  setp.eq.u32 %p3, %r9, 0;\n"
+"  @%p3 bra READ;\n"
+"W:\n"
+"  mbarrier.try_wait.parity.shared::cta.b64 %p4, [%r2], 0;\n"
+"  @!%p4 bra W;\n"
+"READ:\n"
+"  ld.shared.u32 %r7, [%r6];\n"
+"DONE:\n"
+"  ret;\n");
+
 static int run_nc(th_run *r, const char *src, uint32_t block, interp_policy pol, const uint64_t *extra,
                   int nextra, bool no_check)
 {
@@ -220,6 +252,15 @@ int main(void)
     th_run_k(&r, bar_dead, "k", 1, 64, 1, 0, 1, INTERP_COMPLETE_DEFERRED, NULL, 0);
     CHECK_MSG("a warp stuck at bar.sync is reported at the bar.sync itself", &r, INTERP_DEADLOCK,
               "bar.sync at test.ptx:16: bar.sync 1, 64;\n      barrier 1: 32 of 64 threads arrived");
+    th_free(&r);
+
+    uint64_t wt = 1;
+    th_run_k(&r, cpasync, "k", 1, 64, 1, 0, 1, INTERP_COMPLETE_DEFERRED, &wt, 1);
+    CHECK_OK("cp.async data read after a wait on its cp.async.mbarrier.arrive: no race", &r);
+    th_free(&r);
+    wt = 0;
+    th_run_k(&r, cpasync, "k", 1, 64, 1, 0, 1, INTERP_COMPLETE_DEFERRED, &wt, 1);
+    CHECK_MSG("... and without the wait, a race", &r, INTERP_FAULT, "data race [smem-race]: ");
     th_free(&r);
 
     uint64_t a[2];
