@@ -688,8 +688,39 @@ static int land(interp_ctx *c, ip_op *o)
     }
 }
 
+/* The random policy lands a bulk copy into shared memory in pieces, as
+ * the GPU may: a prefix of its 16-byte chunks (in address order) lands and
+ * completes its bytes on the mbarrier(s), the rest stays in flight.
+ * Returns 1 when it landed a piece (the op stays), 0 when the whole op
+ * should land, -1 on a fault. */
+static int land_piece(interp_ctx *c, int i)
+{
+    ip_op *o = &c->ops[i];
+    if (c->plan->launch.policy != INTERP_COMPLETE_RANDOM || o->kind != IP_OP_BULK_G2S || o->bytes <= 16)
+        return 0;
+    uint64_t x = c->rng;             /* the scheduler's xorshift (sched.c) */
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    c->rng = x;
+    uint32_t chunks = o->bytes / 16;
+    if (!(x & 1))
+        return 0;                    /* half the time the copy lands whole */
+    uint32_t k = 1 + (uint32_t)(x >> 1) % (chunks - 1), n = k * 16;
+    ip_op piece = *o;
+    piece.bytes = n;
+    o->gaddr += n;
+    o->smem_off += n;
+    o->bytes -= n;
+    c->effects++;
+    return land(c, &piece) ? -1 : 1;
+}
+
 int ip_async_land(interp_ctx *c, int i)
 {
+    int pc = land_piece(c, i);
+    if (pc)
+        return pc < 0 ? c->res.status : 0;
     ip_op op = c->ops[i];
     /* remove first: landing may fault, and the op is done either way */
     memmove(&c->ops[i], &c->ops[i + 1], (size_t)(c->nops - i - 1) * sizeof *c->ops);

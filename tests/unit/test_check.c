@@ -168,6 +168,30 @@ static const char *cpasync = K("k", ", .param .u32 wait", BAR "  .shared .align 
 "DONE:\n"
 "  ret;\n");
 
+/* a 256-byte bulk copy of nonzero words, waited for; the last word is
+ * stored to out[0] */
+static const char *pieces = K("k", "", BAR "  .shared .align 128 .b8 buf[256];\n",
+"  mov.u32 %r2, bar;\n"
+"  mov.u32 %r4, buf;\n"
+"  add.s64 %rd4, %rd1, 1024;\n"
+"  mov.u32 %r3, 0;\n"
+"FILL:\n"
+"  cvt.u64.u32 %rd5, %r3;\n"
+"  add.s64 %rd6, %rd4, %rd5;\n"
+"  st.global.u32 [%rd6], %r3;\n"
+"  add.u32 %r3, %r3, 4;\n"
+"  setp.lt.u32 %p1, %r3, 256;\n"
+"  @%p1 bra FILL;\n"
+"  mbarrier.init.shared::cta.b64 [%r2], 1;\n"
+"  mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r2], 256;\n"
+"  cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r4], [%rd4], 256, [%r2];\n"
+"W:\n"
+"  mbarrier.try_wait.parity.shared::cta.b64 %p5, [%r2], 0;\n"
+"  @!%p5 bra W;\n"
+"  ld.shared.u32 %r6, [%r4+252];\n"
+"  st.global.u32 [%rd1], %r6;\n"
+"  ret;\n");
+
 static int run_nc(th_run *r, const char *src, uint32_t block, interp_policy pol, const uint64_t *extra,
                   int nextra, bool no_check)
 {
@@ -262,6 +286,40 @@ int main(void)
     th_run_k(&r, cpasync, "k", 1, 64, 1, 0, 1, INTERP_COMPLETE_DEFERRED, &wt, 1);
     CHECK_MSG("... and without the wait, a race", &r, INTERP_FAULT, "data race [smem-race]: ");
     th_free(&r);
+
+    /* --complete=random lands bulk copies in 16-byte pieces (sometimes):
+     * one copy, several landing events */
+    int pieced = 0, whole_ok = 1;
+    for (int seed = 1; seed <= 20; seed++) {
+        const ir_function *fn = th_prepare(&r, pieces, "k", 1 << 16);
+        if (fn) {
+            uint8_t params[8];
+            memcpy(params, &r.out, 8);
+            interp_launch l;
+            memset(&l, 0, sizeof l);
+            l.mod = r.mod;
+            l.entry = fn;
+            l.grid[0] = l.grid[1] = l.grid[2] = 1;
+            l.block[0] = l.block[1] = l.block[2] = 1;
+            l.cluster[0] = l.cluster[1] = l.cluster[2] = 1;
+            l.params = params;
+            l.params_size = fn->param_bytes;
+            l.gmem = r.g;
+            l.policy = INTERP_COMPLETE_RANDOM;
+            l.seed = (uint64_t)seed;
+            interp_ctx *ic = interp_new(&l);
+            interp_event ev;
+            int landings = 0, k;
+            while ((k = interp_step(ic, &ev)) != INTERP_EV_DONE && k != INTERP_EV_ERROR)
+                landings += k == INTERP_EV_LANDED;
+            whole_ok &= k == INTERP_EV_DONE && th_u32(&r, 0) == 252;
+            pieced += landings > 1;
+            interp_free(ic);
+        }
+        th_free(&r);
+    }
+    CHECK("random:1..20: every run ends with the whole copy landed", whole_ok);
+    CHECK("random:1..20: some runs land the copy in several pieces", pieced > 0);
 
     uint64_t a[2];
     a[0] = 0; a[1] = 0;
