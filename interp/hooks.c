@@ -38,6 +38,7 @@
  *   global-store-race    a global access to bytes an async store still writes
  *   tensormap-no-acquire a TMA through a map written in the kernel without
  *                        fence.proxy.tensormap::generic.acquire after the write
+ *   (aligned-partial-warp, tensormap-not-global: in memexec.c and async.c)
  */
 #include <stdio.h>
 #include <stdlib.h>

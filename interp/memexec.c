@@ -967,8 +967,17 @@ static int replace_field(const ir_instr *in)
     return 0;
 }
 
-static int exec_tensormap(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, uint32_t exec)
+static int exec_tensormap(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, uint32_t group, uint32_t exec)
 {
+    /* .sync.aligned: every thread of the warp executes it together; the
+     * H100 hangs when one lane of a full warp does (tests/launch/zoo,
+     * HARDWARE.md) */
+    uint32_t live = w->valid & ~w->exited;
+    if (c->ck && in->op == IR_OP_TENSORMAP_CP_FENCEPROXY && ir_has(in, IR_M_ALIGNED) && group != live && group)
+        return ip_error(c, INTERP_FAULT, w, __builtin_ctz(group), c->xfunc, c->xpc,
+                        "[aligned-partial-warp]: %s.sync.aligned executed by lanes 0x%08x of the warp while lanes "
+                        "0x%08x, not exited, do not execute it with them: every thread of the warp must",
+                        ir_ops[in->op].name, group, live & ~group);
     FOR_LANES(exec, l) {
         int sp;
         uint64_t a = ip_addr(c, w, f, in, 0, l, &sp);
@@ -1125,7 +1134,7 @@ int ip_exec_sync(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, uin
     case IR_OP_CP_ASYNC_BULK_PREFETCH_TENSOR:
         return ip_async_issue(c, w, in, f, exec);
     case IR_OP_TENSORMAP_REPLACE: case IR_OP_TENSORMAP_CP_FENCEPROXY:
-        return exec_tensormap(c, w, in, f, exec);
+        return exec_tensormap(c, w, in, f, group, exec);
     case IR_OP_CREATEPOLICY:
         return exec_createpolicy(c, w, in, f, exec);
     default:

@@ -14,6 +14,10 @@
  *   - --check=none (interp_launch.no_check) turns all of it off. */
 #include "tests/unit/interp_harness.h"
 
+/* tensormap.cp_fenceproxy needs PTX ISA 8.3 */
+#undef TH_HEADER
+#define TH_HEADER ".version 8.3\n.target sm_90a\n.address_size 64\n"
+
 #define K(name, params, regs, body) TH_HEADER ".visible .entry " name "(.param .u64 out" params ")\n{\n" \
     "  .reg .pred %p<8>;\n  .reg .b32 %r<40>;\n  .reg .b64 %rd<20>;\n  .reg .b64 %st<8>;\n" regs \
     "  ld.param.u64 %rd1, [out];\n  mov.u32 %r1, %tid.x;\n  mul.wide.u32 %rd2, %r1, 4;\n" \
@@ -192,6 +196,19 @@ static const char *pieces = K("k", "", BAR "  .shared .align 128 .b8 buf[256];\n
 "  st.global.u32 [%rd1], %r6;\n"
 "  ret;\n");
 
+/* tensormap.cp_fenceproxy (.sync.aligned) by lane 0 alone, or by the
+ * whole warp (`all`) */
+static const char *cpfp = K("k", ", .param .u32 all", "  .shared .align 128 .b8 sm[128];\n",
+"  ld.param.u32 %r9, [all];\n"
+"  add.s64 %rd4, %rd1, 1024;\n"
+"  setp.eq.u32 %p1, %r9, 0;\n"
+"  setp.ne.u32 %p2, %r1, 0;\n"
+"  and.pred %p3, %p1, %p2;\n"
+"  @%p3 bra DONE;\n"
+"  tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [%rd4], [sm], 128;\n"
+"DONE:\n"
+"  ret;\n");
+
 static int run_nc(th_run *r, const char *src, uint32_t block, interp_policy pol, const uint64_t *extra,
                   int nextra, bool no_check)
 {
@@ -320,6 +337,17 @@ int main(void)
     }
     CHECK("random:1..20: every run ends with the whole copy landed", whole_ok);
     CHECK("random:1..20: some runs land the copy in several pieces", pieced > 0);
+
+    uint64_t al = 0;
+    th_run_k(&r, cpfp, "k", 1, 32, 1, 0, 1, INTERP_COMPLETE_DEFERRED, &al, 1);
+    CHECK_MSG("tensormap.cp_fenceproxy .sync.aligned by one lane of a warp", &r, INTERP_FAULT,
+              "[aligned-partial-warp]: tensormap.cp_fenceproxy.sync.aligned executed by lanes 0x00000001 of the "
+              "warp while lanes 0xfffffffe");
+    th_free(&r);
+    al = 1;
+    th_run_k(&r, cpfp, "k", 1, 32, 1, 0, 1, INTERP_COMPLETE_DEFERRED, &al, 1);
+    CHECK_OK("... by the whole warp: clean", &r);
+    th_free(&r);
 
     uint64_t a[2];
     a[0] = 0; a[1] = 0;
