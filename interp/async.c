@@ -615,6 +615,8 @@ static void bulk_reduce(uint8_t *dst, const uint8_t *src, uint32_t n, int op, in
 
 static int land(interp_ctx *c, ip_op *o)
 {
+    if (o->kind == IP_OP_WGMMA)
+        return ip_wgmma_land(c, o);
     mem_global *g = c->plan->launch.gmem;
     char why[512];
     switch (o->kind) {

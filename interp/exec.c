@@ -1687,6 +1687,8 @@ static int exec_ret(X *x, uint32_t exec)
 
 int ip_exec_mem(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, uint32_t group, uint32_t exec);
 int ip_exec_sync(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, uint32_t group, uint32_t exec);
+/* mma.c: mma.sync, ldmatrix, stmatrix, movmatrix; -2 if `in` is none of them */
+int ip_exec_warp_mma(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, uint32_t group, uint32_t exec);
 
 int ip_exec(interp_ctx *c, ip_warp *w, uint32_t group)
 {
@@ -1715,7 +1717,14 @@ int ip_exec(interp_ctx *c, ip_warp *w, uint32_t group)
     }
     X x = { c, w, f, fn, in, f->regs, c->plan->regmask[f->func], group };
     int r = 0;
+    if (c->plan->wgacc && c->plan->wgacc[f->func] && c->plan->wgacc[f->func][pc] &&
+        ip_wgmma_reg_check(c, w, in, f, exec))
+        return c->res.status;
     switch (in->op) {
+    case IR_OP_WGMMA_FENCE: case IR_OP_WGMMA_MMA_ASYNC: case IR_OP_WGMMA_COMMIT_GROUP:
+    case IR_OP_WGMMA_WAIT_GROUP:
+        r = ip_wgmma_exec(c, w, in, f, group, exec);
+        return c->res.status;
     case IR_OP_ADD: case IR_OP_SUB: case IR_OP_MUL: case IR_OP_MAD: case IR_OP_FMA:
     case IR_OP_MIN: case IR_OP_MAX: case IR_OP_ABS: case IR_OP_NEG: case IR_OP_DIV: {
         char k = tkind(in->types[0]);
@@ -1780,6 +1789,8 @@ int ip_exec(interp_ctx *c, ip_warp *w, uint32_t group)
         r = ip_exec_mem(c, w, in, f, group, exec);
         if (r == -2)
             r = ip_exec_sync(c, w, in, f, group, exec);
+        if (r == -2)
+            r = ip_exec_warp_mma(c, w, in, f, group, exec);
         if (r == -2)
             r = unsupported(&x, NULL);
         if (r == 1)

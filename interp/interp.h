@@ -293,4 +293,19 @@ typedef struct interp_wait {
 } interp_wait;
 bool interp_lane_wait(const interp_ctx *c, int cta, int warp, int lane, interp_wait *out);
 
+/* ---- wgmma (interp/wgmma.c) ---------------------------------------------- */
+
+/* The wgmma.mma_async operations of the current cluster issued and not yet
+ * covered by a wgmma.wait_group, one paragraph each into buf: warpgroup,
+ * issuing line, shape and types, state (issued by which warps, in flight,
+ * landed), the descriptors decoded and the registers it writes.  Returns
+ * how many. */
+int interp_wgmma_describe(const interp_ctx *c, char *buf, size_t n);
+/* The fragment `which` ('d': accumulators, 'a': the A registers) of the
+ * wgmma.mma_async at (func, pc), as the matrix it holds: read from the
+ * registers of the warpgroup of warp `warp` of CTA slot `cta`, one text row
+ * per matrix row.  Returns 0, or -1 with the reason in buf. */
+int interp_wgmma_matrix(const interp_ctx *c, int cta, int warp, int func, uint32_t pc, char which, char *buf,
+                        size_t n);
+
 #endif

@@ -219,6 +219,8 @@ static int exec_st(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, u
             return c->res.status;
         if (p.cta < 0 && ip_ck_gactive(c) && p.space == IR_SPACE_GLOBAL && ip_ck_global(c, w, (int)l, a, es * n, true))
             return c->res.status;
+        if (c->plan->wg_any && p.cta >= 0 && ip_wgmma_smem_write(c, w, (int)l, p.cta, p.soff, es * n, race_what(in, wb, sizeof wb)))
+            return c->res.status;
         memcpy(p.p, nb, es * n);
         ip_note_write(c, a, es * n);
     }
@@ -338,6 +340,8 @@ static int exec_atom128(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame 
                             ip_instr_what(c, wb, sizeof wb), mem_space_name(p.space));
         if (p.cta >= 0 && smem_check(c, w, l, in, &p, 16, true, true))
             return c->res.status;
+        if (c->plan->wg_any && p.cta >= 0 && ip_wgmma_smem_write(c, w, (int)l, p.cta, p.soff, 16, race_what(in, wb, sizeof wb)))
+            return c->res.status;
         uint64_t bl = ip_opd(c, w, f, in, 2, l), bh = get_hi(c, f, b, l);
         uint64_t cl = op == IR_M_OP_CAS ? ip_opd(c, w, f, in, 3, l) : 0;
         uint64_t ch = op == IR_M_OP_CAS ? get_hi(c, f, cv, l) : 0;
@@ -389,6 +393,8 @@ static int exec_atom(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f,
             return ip_error(c, INTERP_FAULT, w, (int)l, c->xfunc, c->xpc, "%s on read-only %s memory",
                             ip_instr_what(c, wb, sizeof wb), mem_space_name(p.space));
         if (p.cta >= 0 && smem_check(c, w, l, in, &p, size * n, true, true))
+            return c->res.status;
+        if (c->plan->wg_any && p.cta >= 0 && ip_wgmma_smem_write(c, w, (int)l, p.cta, p.soff, size * n, race_what(in, wb, sizeof wb)))
             return c->res.status;
         for (unsigned i = 0; i < n; i++) {
             uint64_t b = n > 1 ? elem_val(c, f, vec_elem(fn, &in->opd[ak + 1], i), l, t) : ip_opd(c, w, f, in, ak + 1, l);
@@ -565,6 +571,8 @@ static int exec_cp_async(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame
         if (!d.p)
             return c->res.status;
         if (d.cta >= 0 && smem_check(c, w, l, in, &d, cp, true, false))
+            return c->res.status;
+        if (c->plan->wg_any && d.cta >= 0 && ip_wgmma_smem_write(c, w, (int)l, d.cta, d.soff, cp, race_what(in, wb, sizeof wb)))
             return c->res.status;
         uint8_t buf[16] = { 0 };
         if (n) {
@@ -1116,6 +1124,8 @@ int ip_exec_sync(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, uin
                 int sp;
                 ip_ck_tmap_acquire(c, w, ip_addr(c, w, f, in, 0, l, &sp));
             }
+        if (exec && c->plan->wg_any && ir_has(in, IR_M_PROXY) && ir_has(in, IR_M_ASYNC))
+            ip_wgmma_proxy_fence(c, w);
         return 0;
     case IR_OP_BAR_WARP_SYNC: case IR_OP_MEMBAR: case IR_OP_GRIDDEPCONTROL:
     case IR_OP_NANOSLEEP: case IR_OP_PMEVENT: case IR_OP_SETMAXNREG:

@@ -265,6 +265,13 @@ void ip_thread_exit(interp_ctx *c, ip_warp *w, int lane)
     for (int b = 0; b < IP_NBAR; b++)
         ip_bar_check(c, t, b);
     ip_cbar_check(c);
+    /* warps of its warpgroup waiting for a wgmma this warp never issued
+     * re-check (wgmma.c reports it) */
+    if (t->wg && (w->exited & w->valid) == w->valid)
+        for (int k = w->id / 4 * 4; k < w->id / 4 * 4 + 4 && k < t->nwarps; k++)
+            for (int ln = 0; ln < t->warps[k].nlanes; ln++)
+                if (t->warps[k].st[ln] == INTERP_T_BULK_WAIT)
+                    t->warps[k].st[ln] = INTERP_T_READY;
 }
 
 /* ---- group selection ------------------------------------------------------------- */
@@ -645,7 +652,8 @@ static int sched_step(interp_ctx *c, interp_event *ev)
         int why = *c->plan->launch.stop;
         ip_error(c, INTERP_INTERRUPTED, NULL, 0, -1, 0, "%s",
                  why == INTERP_STOP_SIGNAL ? "interrupt signal (Ctrl-C)"
-                 : why == INTERP_STOP_TIMEOUT ? "time limit reached" : "stopped by request");
+                 : why == INTERP_STOP_TIMEOUT ? "time limit reached"
+                 : "by request (Ctrl-C, or the program's ptxi_launch_interrupt)");
         return finish_event(c, ev);
     }
     if (!c->have_cl) {
@@ -802,6 +810,7 @@ void interp_free(interp_ctx *c)
     ip_cluster_free(c);
     ip_ck_free(c);
     free(c->ops);
+    ip_wgmma_ctx_free(c);
     if (c->bp) {
         for (uint32_t f = 0; f < c->plan->mod->nfuncs; f++)
             free(c->bp[f]);

@@ -387,6 +387,8 @@ bool ip_lower(ip_plan *p)
         lower lw = { .fn = fn, .regmask = p->regmask[f] };
         for (uint32_t i = 0; i < fn->ninstrs; i++) {
             const ir_instr *in = &fn->instrs[i];
+            if (p->wgacc && p->wgacc[f] && p->wgacc[f][i])
+                continue;   /* wgmma register rules: checked in ip_exec */
             ip_uop u = { 0 };
             uint32_t nk = lw.nk;
             u.kind = (uint8_t)lower_one(&lw, in, &u);
