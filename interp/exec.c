@@ -1729,7 +1729,14 @@ int ip_exec(interp_ctx *c, ip_warp *w, uint32_t group)
     }
     X x = { c, w, f, fn, in, f->regs, c->plan->regmask[f->func], group };
     int r = 0;
+    if (c->plan->wgacc && c->plan->wgacc[f->func] && c->plan->wgacc[f->func][pc] &&
+        ip_wgmma_reg_check(c, w, in, f, exec))
+        return c->res.status;
     switch (in->op) {
+    case IR_OP_WGMMA_FENCE: case IR_OP_WGMMA_MMA_ASYNC: case IR_OP_WGMMA_COMMIT_GROUP:
+    case IR_OP_WGMMA_WAIT_GROUP:
+        r = ip_wgmma_exec(c, w, in, f, group, exec);
+        return c->res.status;
     case IR_OP_ADD: case IR_OP_SUB: case IR_OP_MUL: case IR_OP_MAD: case IR_OP_FMA:
     case IR_OP_MIN: case IR_OP_MAX: case IR_OP_ABS: case IR_OP_NEG: case IR_OP_DIV: {
         char k = tkind(in->types[0]);
