@@ -1,5 +1,7 @@
 #!/bin/bash
 # SFU probe: H100 outputs of the .approx functions for fitting (see probe.cu).
+# Run from a folder that also holds sfu/gen/hwref.h as ref.h:
+#   cd FOLDER && OUTF=result.tar.xz bash probe_job.sh
 set -u
 T0=$(date +%s)
 W=$(mktemp -d /tmp/sfu.XXXXXX)

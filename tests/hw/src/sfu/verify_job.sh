@@ -1,6 +1,9 @@
 #!/bin/bash
 # SFU round 2: every f32 input of each .approx form on the H100 against
 # ptxi's sfu/ model (sfu.c, compiled here with the product's flags).
+# Run from a folder that also holds copies of sfu/sfu.c, sfu/sfu.h,
+# sfu/tables.c, sfu/tables.h (their "sfu/..." includes made local) and
+# sfu/gen/hwref.h as ref.h: cd FOLDER && OUTF=result.tar.xz bash verify_job.sh
 set -u
 T0=$(date +%s)
 W=$(mktemp -d /tmp/sfu2.XXXXXX)
