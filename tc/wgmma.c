@@ -222,10 +222,14 @@ const char *tc_desc_describe(uint64_t d, char *buf, size_t n)
     return buf;
 }
 
-static uint32_t swz(uint32_t a, unsigned w)
+/* The swizzle XORs the 16-byte chunk index with the 128-byte row index
+ * taken from the address bits, less the descriptor's base offset: with base
+ * offset b the line at address bits 7..9 = r is swizzled as row r - b
+ * (measured on the H100: tests/hw/tc_wgmma f16_base_*, 14 cases). */
+static uint32_t swz(uint32_t a, unsigned w, unsigned base)
 {
     unsigned m = w == 128 ? 7 : w == 64 ? 3 : w == 32 ? 1 : 0;
-    return a ^ (((a >> 7) & m) << 4);
+    return a ^ ((((a >> 7) - base) & m) << 4);
 }
 
 /* address of K byte kb of row r (K-major) */
@@ -236,7 +240,7 @@ static uint32_t addr_k(const tc_desc *d, uint32_t r, uint32_t kb)
         a = d->start + (r % 8) * 16 + (r / 8) * d->sbo + (kb / 16) * d->lbo + kb % 16;
     else
         a = d->start + (r % 8) * d->swizzle + (r / 8) * d->sbo + (kb / d->swizzle) * d->lbo + kb % d->swizzle;
-    return swz(a, d->swizzle);
+    return swz(a, d->swizzle, d->base);
 }
 
 /* address of MN byte mb of K row k (MN-major) */
@@ -247,7 +251,7 @@ static uint32_t addr_mn(const tc_desc *d, uint32_t mb, uint32_t k)
         a = d->start + (k % 8) * 16 + (k / 8) * d->lbo + (mb / 16) * d->sbo + mb % 16;
     else
         a = d->start + (k % 8) * d->swizzle + (k / 8) * d->sbo + (mb / d->swizzle) * d->lbo + mb % d->swizzle;
-    return swz(a, d->swizzle);
+    return swz(a, d->swizzle, d->base);
 }
 
 void tc_wgmma_footprint(const tc_wg_form *f, uint64_t desc, bool is_a, uint32_t *lo, uint32_t *hi)
