@@ -2,497 +2,299 @@
  *
  *   ptxi run launch.json|cases.jsonl [options]
  *   ptxi run kernel.ptx --kernel NAME --grid X,Y,Z --block X,Y,Z [...]
- *   ptxi test PATH... [-j N] [--complete=...] [--filter SUBSTR] [-q] [--update]
+ *   ptxi test PATH... [-j N] [--filter SUBSTR] [--shard I/N] [--junit FILE] [-q] [--update]
  *
- * Both build launch_cases (cli/launch.c) and run each through run_case():
- * set up buffers and maps, check the encode statuses, parse the module
- * (once per path: a suite names one module in hundreds of cases), lay out
- * the parameters, interp_run(), then check `expect`.  Every case prints one
- * `PASS name` or `FAIL name: why` line (tests/run.sh's protocol), details
- * indented below it.
+ * A client of the public API alone (launch/ptxi.h): launch files are read
+ * with ptxi_file_open, a command-line launch is described with
+ * ptxi_launch_new / ptxi_launch_spec, options go through
+ * ptxi_launch_option, and each case runs with ptxi_launch_run, which
+ * returns its verdict as text (tests/run.sh's protocol: one `PASS name` or
+ * `FAIL name: why` line, details and the kernel's printf output indented
+ * below).  Every run has limits: --max-steps and --timeout (per case, with
+ * defaults that stop a runaway kernel in minutes) and Ctrl-C, which stop
+ * the case with a report of where every warp is.
  *
- * `ptxi test -j N` runs N cases at once, one host thread each (every case
- * has its own global memory; a parsed module is shared read-only); output
- * is printed in case order regardless.  `ptxi run -j N` instead hands N to
- * the interpreter, which spreads one launch's clusters over N threads.
+ * `ptxi test` streams one line per case as it finishes, in case order,
+ * naming its launch file and line ("PASS dir/cases.jsonl:3 :: name"), as
+ * lit does; -j N runs N cases at once, one host thread each (a parsed
+ * module is shared read-only).  `ptxi run -j N` instead hands N to the
+ * interpreter, which spreads one launch's clusters over N threads.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include "cli/cli.h"
-#include "cli/launch.h"
+#include "launch/ptxi.h"
 
-#if __has_include("interp/interp.h")
-#include "interp/interp.h"
-#define HAVE_INTERP 1
-#else
-#define HAVE_INTERP 0
-typedef enum { INTERP_COMPLETE_DEFERRED = 0, INTERP_COMPLETE_EAGER, INTERP_COMPLETE_RANDOM } interp_policy;
-#endif
+#define DEFAULT_TIMEOUT_S 600.0              /* per case */
+#define DEFAULT_MAX_STEPS 4000000000ull      /* warp instructions per case */
 
-typedef struct dump_spec {
-    char *buffer, *dtype, *file;
-    uint64_t shape[5];
-    int ndim;
-} dump_spec;
-
+/* Options for every launch, as ptxi_launch_option pairs. */
 typedef struct run_opts {
+    const char *names[64], *values[64];
+    int n;
     int jobs;
-    interp_policy policy;
-    uint64_t seed;
-    bool update, quiet;
-    bool stats;              /* --stats: instruction counts and rate to stderr */
+    bool quiet, stats;
     const char *filter;
-    dump_spec *dumps;
-    size_t ndumps;
+    uint64_t max_steps;
+    double timeout;
 } run_opts;
 
-/* ---- parsed modules, shared by the cases that name the same .ptx ---------- */
+static int add_opt(run_opts *o, const char *name, const char *value)
+{
+    if (o->n == 64) {
+        fprintf(stderr, "ptxi: too many options\n");
+        return -1;
+    }
+    /* check the value now, so that a bad one is a usage error */
+    ptxi_launch *probe = ptxi_launch_new(NULL, "probe");
+    int r = probe ? ptxi_launch_option(probe, name, value) : PTXI_NOMEM;
+    if (r)
+        fprintf(stderr, "ptxi: %s\n", probe ? ptxi_launch_errmsg(probe) : "out of memory");
+    ptxi_launch_free(probe);
+    if (r)
+        return -1;
+    o->names[o->n] = name;
+    o->values[o->n++] = value;
+    return 0;
+}
 
-typedef struct modent {
-    char *path;
-    ir_module *mod;
-    char *err;
-} modent;
-static modent *mods;
-static size_t nmods, capmods;
-static pthread_mutex_t mods_mu = PTHREAD_MUTEX_INITIALIZER;
+/* Give launch l the options; the run's own (-j, limits) last. */
+static int apply_opts(ptxi_launch *l, run_opts *o, int jobs)
+{
+    char steps[32], secs[32], j[16];
+    snprintf(steps, sizeof steps, "%llu", (unsigned long long)o->max_steps);
+    snprintf(secs, sizeof secs, "%.17g", o->timeout);
+    snprintf(j, sizeof j, "%d", jobs);
+    int r = ptxi_launch_option(l, "max-steps", steps) | ptxi_launch_option(l, "timeout", secs) |
+            ptxi_launch_option(l, "jobs", j) | ptxi_launch_option(l, "quiet", o->quiet ? "1" : "0");
+    for (int i = 0; i < o->n && !r; i++)
+        r = ptxi_launch_option(l, o->names[i], o->values[i]);
+    return r;
+}
 
-typedef struct { char *buf; size_t len, cap; unsigned n; } strbuf;
+/* ---- limits: Ctrl-C ---------------------------------------------------------
+ * The step and time limits are the library's (per launch); Ctrl-C is
+ * handled here: the signal handler only sets a flag, and a watchdog thread
+ * interrupts every running launch (ptxi_launch_interrupt) once it is set.
+ * Every running case has a slot. */
 
-static void sb_printf(strbuf *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_printf(strbuf *s, const char *fmt, ...)
+static volatile sig_atomic_t sigint_seen;
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    sigint_seen = 1;
+}
+
+typedef struct slot {
+    ptxi_launch *l;          /* running, or NULL */
+    bool stopped;
+    double started;
+} slot;
+
+static slot *slots;
+static int nslots;
+static pthread_mutex_t slots_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_t watchdog_th;
+static volatile int watchdog_quit;
+static bool watchdog_on;
+static struct sigaction old_sigint;
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static void *watchdog(void *arg)
+{
+    (void)arg;
+    while (!watchdog_quit) {
+        struct timespec ts = {0, 20 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+        if (!sigint_seen)
+            continue;
+        pthread_mutex_lock(&slots_mu);
+        for (int i = 0; i < nslots; i++)
+            if (slots[i].l && !slots[i].stopped) {
+                ptxi_launch_interrupt(slots[i].l);
+                slots[i].stopped = true;
+            }
+        pthread_mutex_unlock(&slots_mu);
+    }
+    return NULL;
+}
+
+static void limits_start(int n)
+{
+    slots = calloc((size_t)(n > 0 ? n : 1), sizeof *slots);
+    if (!slots)
+        exit(3);
+    nslots = n > 0 ? n : 1;
+    sigint_seen = 0;
+    watchdog_quit = 0;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_sigint);
+    watchdog_on = pthread_create(&watchdog_th, NULL, watchdog, NULL) == 0;
+}
+
+static void limits_stop(void)
+{
+    watchdog_quit = 1;
+    if (watchdog_on)
+        pthread_join(watchdog_th, NULL);
+    watchdog_on = false;
+    sigaction(SIGINT, &old_sigint, NULL);
+    free(slots);
+    slots = NULL;
+    nslots = 0;
+}
+
+/* A case's outcome: its status and its text (the report, then notes). */
+typedef struct outcome {
+    int status;              /* ptxi_status */
+    bool failed;
+    char *text;
+    double secs;
+} outcome;
+
+static char *text_cat(const char *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static char *text_cat(const char *a, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
     int n = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
-    if (n < 0)
-        return;
-    if (s->len + (size_t)n + 1 > s->cap) {
-        size_t cap = (s->cap + (size_t)n + 1) * 2;
-        char *b = realloc(s->buf, cap);
-        if (!b)
-            return;
-        s->buf = b;
-        s->cap = cap;
-    }
+    size_t al = strlen(a);
+    char *s = malloc(al + (size_t)(n > 0 ? n : 0) + 1);
+    if (!s)
+        exit(3);
+    memcpy(s, a, al);
     va_start(ap, fmt);
-    vsnprintf(s->buf + s->len, s->cap - s->len, fmt, ap);
+    vsnprintf(s + al, (size_t)(n > 0 ? n : 0) + 1, fmt, ap);
     va_end(ap);
-    s->len += (size_t)n;
+    return s;
 }
 
-static void diag_to_buf(ir_diag *d, const char *file, ir_loc loc, const char *sev, const char *msg)
-{
-    strbuf *s = d->user;
-    if (++s->n <= 10 && loc.line)
-        sb_printf(s, "%s:%u:%u: %s: %s\n", file, loc.line, loc.col, sev, msg);
-    else if (s->n <= 10)
-        sb_printf(s, "%s: %s: %s\n", file, sev, msg);
-}
-
-static const ir_module *module_get(const char *path, const char **err)
-{
-    pthread_mutex_lock(&mods_mu);
-    for (size_t i = 0; i < nmods; i++)
-        if (!strcmp(mods[i].path, path)) {
-            /* Read the entry before unlocking: another thread may grow mods. */
-            const ir_module *m = mods[i].mod;
-            *err = mods[i].err;
-            pthread_mutex_unlock(&mods_mu);
-            return m;
-        }
-    if (nmods == capmods) {
-        capmods = capmods ? capmods * 2 : 8;
-        modent *n = realloc(mods, capmods * sizeof *mods);
-        if (!n) {
-            fprintf(stderr, "ptxi: out of memory\n");
-            exit(3);
-        }
-        mods = n;
-    }
-    strbuf sb = {0};
-    ir_diag d = {0};
-    d.emit = diag_to_buf;
-    d.user = &sb;
-    ir_module *m = NULL;
-    if (access(path, R_OK))
-        sb_printf(&sb, "%s: cannot read: %s\n", path, strerror(errno));
-    else
-        m = ptx_parse_file(path, &d);
-    if (!m && !sb.len)
-        sb_printf(&sb, "%s: the PTX does not parse\n", path);
-    if (sb.n > 10)
-        sb_printf(&sb, "... %u errors in all\n", sb.n);
-    modent *e = &mods[nmods++];
-    e->path = strdup(path);
-    e->mod = m;
-    e->err = m ? NULL : sb.buf;
-    if (m)
-        free(sb.buf);
-    *err = e->err;
-    pthread_mutex_unlock(&mods_mu);
-    return m;
-}
-
-static void modules_free(void)
-{
-    for (size_t i = 0; i < nmods; i++) {
-        free(mods[i].path);
-        free(mods[i].err);
-        if (mods[i].mod)
-            ir_module_free(mods[i].mod);
-    }
-    free(mods);
-    mods = NULL;
-    nmods = capmods = 0;
-}
-
-/* ---- one case ---------------------------------------------------------------- */
-
-static const char *status_name(int st)
-{
-    return st == TMA_SUCCESS ? "CUDA_SUCCESS" : st == TMA_ERROR_INVALID_VALUE ? "CUDA_ERROR_INVALID_VALUE" : "?";
-}
-
-#if HAVE_INTERP
-static const char *interp_status_name(int st)
-{
-    switch (st) {
-    case INTERP_OK: return "ok";
-    case INTERP_FAULT: return "fault";
-    case INTERP_DEADLOCK: return "deadlock";
-    case INTERP_UNSUPPORTED: return "unsupported instruction";
-    case INTERP_TRAP: return "trap";
-    case INTERP_LAUNCH_ERROR: return "launch error";
-    case INTERP_STEP_LIMIT: return "step limit";
-    default: return "error";
-    }
-}
-#endif
-
-/* First line of a message, for the one-line verdict. */
-static int first_line_len(const char *s)
-{
-    const char *nl = strchr(s, '\n');
-    return nl ? (int)(nl - s) : (int)strlen(s);
-}
-
-/* Print the rest of a multi-line message indented. */
-static void indent_rest(strbuf *o, const char *s)
-{
-    const char *nl = strchr(s, '\n');
-    while (nl && nl[1]) {
-        const char *next = strchr(nl + 1, '\n');
-        int n = next ? (int)(next - nl - 1) : (int)strlen(nl + 1);
-        sb_printf(o, "    %.*s\n", n, nl + 1);
-        nl = next;
-    }
-}
-
-static int write_file(const char *path, const uint8_t *d, uint64_t n)
-{
-    FILE *f = fopen(path, "wb");
-    if (!f)
-        return -1;
-    size_t w = fwrite(d, 1, n, f);
-    return (fclose(f) || w != n) ? -1 : 0;
-}
-
-static int mkdirs_for(const char *path)
-{
-    char *p = strdup(path);
-    if (!p)
-        return -1;
-    for (char *s = p + 1; *s; s++)
-        if (*s == '/') {
-            *s = 0;
-            mkdir(p, 0777);
-            *s = '/';
-        }
-    free(p);
-    return 0;
-}
-
-static int do_dumps(const launch_case *c, mem_global *g, const run_opts *o, strbuf *out)
-{
-    int bad = 0;
-    for (size_t i = 0; i < o->ndumps; i++) {
-        const dump_spec *d = &o->dumps[i];
-        const launch_buffer *b = launch_find_buffer(c, d->buffer);
-        if (!b) {
-            sb_printf(out, "    --dump %s: no buffer named \"%s\" in %s\n", d->buffer, d->buffer, c->name);
-            bad = 1;
-            continue;
-        }
-        const uint8_t *h = mem_global_host(g, b->addr, b->bytes);
-        if (!strcmp(d->file, "-")) {
-            char *txt = NULL;
-            size_t tl = 0;
-            FILE *f = open_memstream(&txt, &tl);
-            if (f) {
-                launch_print_values(f, d->dtype, h, b->bytes);
-                fclose(f);
-                sb_printf(out, "%s (%llu bytes at 0x%llx):\n%s", b->name, (unsigned long long)b->bytes,
-                          (unsigned long long)b->addr, txt);
-                free(txt);
-            }
-            continue;
-        }
-        size_t fl = strlen(d->file);
-        bool npy = fl > 4 && !strcmp(d->file + fl - 4, ".npy");
-        FILE *f = fopen(d->file, "wb");
-        char err[256] = "";
-        int r = -1;
-        if (f) {
-            if (npy)
-                r = launch_write_npy(f, d->dtype, d->shape, d->ndim, h, b->bytes, err, sizeof err);
-            else
-                r = fwrite(h, 1, b->bytes, f) == b->bytes ? 0 : -1;
-            if (fclose(f))
-                r = -1;
-        }
-        if (r) {
-            sb_printf(out, "    --dump %s: cannot write %s: %s\n", d->buffer, d->file, err[0] ? err : strerror(errno));
-            bad = 1;
-        }
-    }
-    return bad;
-}
-
-#if HAVE_INTERP
 /* --stats: one line per launch on stderr (bench/run.sh parses it).  The
- * time is interp_run's execution only: no process start, PTX parse or
- * buffer set-up. */
-static void print_stats(const char *name, const interp_result *res, int jobs)
+ * time is the execution only: no process start, PTX parse or buffer set-up. */
+static void print_stats(ptxi_launch *l, int jobs)
 {
-    double s = (double)res->wall_ns * 1e-9;
+    uint64_t thr = 0, ns = 0, steps = ptxi_launch_steps(l);
+    ptxi_launch_stats(l, &thr, &ns);
+    double s = (double)ns * 1e-9;
     fprintf(stderr,
             "stats %s: %llu thread-instr, %llu warp-instr, %.2f lanes/warp-instr, %.6f s, "
             "%.1f M thread-instr/s, -j %d\n",
-            name, (unsigned long long)res->thread_instrs, (unsigned long long)res->steps,
-            res->steps ? (double)res->thread_instrs / (double)res->steps : 0.0, s,
-            s > 0 ? (double)res->thread_instrs / s * 1e-6 : 0.0, jobs);
+            ptxi_launch_name(l), (unsigned long long)thr, (unsigned long long)steps,
+            steps ? (double)thr / (double)steps : 0.0, s, s > 0 ? (double)thr / s * 1e-6 : 0.0, jobs);
 }
-#endif
 
-/* Run one case; appends its verdict to `out`.  Returns 0 on PASS. */
-static int run_case(launch_case *c, const run_opts *o, strbuf *out)
+/* Run launch l in slot k under the options of o; the verdict lands in out. */
+static void run_limited(ptxi_launch *l, run_opts *o, int jobs, int k, outcome *out)
 {
-    char err[2048];
-    int failed = 1;
-    mem_global *g = mem_global_new();
-    uint8_t *params = NULL;
-    if (!g) {
-        sb_printf(out, "FAIL %s: out of memory\n", c->name);
-        return 1;
+    slot *s = &slots[k];
+    memset(out, 0, sizeof *out);
+    double t0 = now_s();
+    int st = apply_opts(l, o, jobs);
+    if (st == PTXI_OK) {
+        pthread_mutex_lock(&slots_mu);
+        s->l = l;
+        s->stopped = false;
+        s->started = t0;
+        pthread_mutex_unlock(&slots_mu);
+        if (sigint_seen)
+            ptxi_launch_interrupt(l);
+        st = ptxi_launch_run(l);
+        pthread_mutex_lock(&slots_mu);
+        s->l = NULL;
+        pthread_mutex_unlock(&slots_mu);
     }
-    if (launch_setup(c, g, err, sizeof err)) {
-        sb_printf(out, "FAIL %s: %s\n", c->name, err);
-        goto done;
+    out->secs = now_s() - t0;
+    out->status = st;
+    out->failed = st != PTXI_OK;
+    const char *rep = ptxi_launch_report(l);
+    if (!*rep)   /* nothing ran: the reason is the errmsg */
+        out->text = text_cat("", "FAIL %s: %s\n", ptxi_launch_name(l), ptxi_launch_errmsg(l));
+    else
+        out->text = text_cat(rep, "%s", "");
+    if (st == PTXI_INTERRUPTED && !sigint_seen && o->timeout > 0) {
+        char *t = text_cat(out->text, "    (the case ran longer than --timeout %g s)\n", o->timeout);
+        free(out->text);
+        out->text = t;
+    } else if (st == PTXI_STEP_LIMIT && o->max_steps) {
+        char *t = text_cat(out->text, "    (--max-steps %llu; raise it, or 0 for no limit)\n",
+                           (unsigned long long)o->max_steps);
+        free(out->text);
+        out->text = t;
     }
-    /* Encode statuses.  An expected failure ends the case: nothing launches. */
-    bool stop = false;
-    for (size_t i = 0; i < c->ntmaps; i++) {
-        const launch_tmap *m = &c->tmaps[i];
-        int want = c->expect_encode[i];
-        if (want >= 0 && m->status != want) {
-            sb_printf(out, "FAIL %s: tensor map %s: encode returned %s, want %s%s%s%s\n", c->name, m->name,
-                      status_name(m->status), status_name(want), m->why[0] ? " (" : "", m->why,
-                      m->why[0] ? ")" : "");
-            goto done;
-        }
-        if (want < 0 && m->status != TMA_SUCCESS && c->ptx) {
-            sb_printf(out, "FAIL %s: tensor map %s: encode failed: %s\n", c->name, m->name,
-                      m->why[0] ? m->why : "CUDA_ERROR_INVALID_VALUE");
-            goto done;
-        }
-        if (m->status != TMA_SUCCESS)
-            stop = true;
+    if (o->stats && ptxi_launch_steps(l))
+        print_stats(l, jobs);
+}
+
+/* On a terminal (stderr), a status line while a case runs: cases done,
+ * the running case, its time and its clusters started.  Erased before
+ * anything else is printed; nothing at all when stderr is not a tty. */
+static bool progress_tty;
+static bool progress_shown;
+
+static void progress_clear(void)
+{
+    if (progress_shown) {
+        fputs("\r\033[K", stderr);
+        fflush(stderr);
+        progress_shown = false;
     }
-    if (stop || !c->ptx) {
-        sb_printf(out, "PASS %s\n", c->name);
-        failed = 0;
-        goto done;
-    }
-#if !HAVE_INTERP
-    sb_printf(out, "FAIL %s: interpreter not available in this build\n", c->name);
-    goto done;
-#else
-    const char *perr = NULL;
-    const ir_module *mod = module_get(c->ptx, &perr);
-    if (!mod) {
-        sb_printf(out, "FAIL %s: %.*s\n", c->name, first_line_len(perr), perr);
-        indent_rest(out, perr);
-        goto done;
-    }
-    const ir_function *fn = ir_find_function(mod, c->kernel);
-    if (!fn || !fn->is_entry) {
-        sb_printf(out, "FAIL %s: kernel: no .entry named \"%s\" in %s (entries:", c->name, c->kernel, c->ptx);
-        for (uint32_t i = 0; i < mod->nfuncs; i++)
-            if (mod->funcs[i].is_entry)
-                sb_printf(out, " %s", mod->funcs[i].name);
-        sb_printf(out, ")\n");
-        goto done;
-    }
-    uint32_t psize = 0;
-    if (launch_build_params(c, mod, fn, &params, &psize, err, sizeof err)) {
-        sb_printf(out, "FAIL %s: %s\n", c->name, err);
-        goto done;
-    }
-    interp_launch l;
-    memset(&l, 0, sizeof l);
-    l.mod = mod;
-    l.entry = fn;
-    memcpy(l.grid, c->grid, sizeof l.grid);
-    memcpy(l.block, c->block, sizeof l.block);
-    memcpy(l.cluster, c->cluster, sizeof l.cluster);
-    l.dyn_smem = c->dyn_smem;
-    l.params = params;
-    l.params_size = psize;
-    l.gmem = g;
-    l.jobs = o->jobs;
-    l.policy = o->policy;
-    l.seed = o->seed;
-    static interp_result res_zero;
-    interp_result *res = malloc(sizeof *res);
-    if (!res) {
-        sb_printf(out, "FAIL %s: out of memory\n", c->name);
-        goto done;
-    }
-    *res = res_zero;
-    interp_run(&l, res);
-    if (o->stats)
-        print_stats(c->name, res, o->jobs);
-    const char *msg = res->msg[0] ? res->msg : interp_status_name(res->status);
-    if (c->expect_launch) {
-        bool ok = res->status == INTERP_FAULT || res->status == INTERP_TRAP || res->status == INTERP_LAUNCH_ERROR;
-        if (ok && o->quiet)
-            sb_printf(out, "PASS %s\n", c->name);
-        else if (ok)
-            sb_printf(out, "PASS %s (stopped as expected, %s: %.*s)\n", c->name, c->expect_launch,
-                      first_line_len(msg), msg);
-        else if (res->status == INTERP_OK)
-            sb_printf(out, "FAIL %s: expected the kernel to fault (%s), but it ran to completion\n", c->name,
-                      c->expect_launch);
-        else {
-            /* res->msg already begins with the status ("deadlock: ...") */
-            sb_printf(out, "FAIL %s: expected a fault (%s), but ptxi stopped with %.*s\n", c->name,
-                      c->expect_launch, first_line_len(msg), msg);
-            indent_rest(out, msg);
-        }
-        free(res);
-        failed = !ok;
-        goto done;
-    }
-    if (res->status != INTERP_OK) {
-        sb_printf(out, "FAIL %s: %.*s\n", c->name, first_line_len(msg), msg);
-        indent_rest(out, msg);
-        free(res);
-        goto done;
-    }
-    free(res);
-    /* Expected buffers. */
-    strbuf detail = {0};
-    int nbad = 0, nupdated = 0;
-    for (size_t i = 0; i < c->nexpect_bufs; i++) {
-        const launch_expect_buf *e = &c->expect_bufs[i];
-        const launch_buffer *b = launch_find_buffer(c, e->name);
-        const uint8_t *got = mem_global_host(g, b->addr, b->bytes);
-        if (!e->file) {
-            if (o->update)
-                sb_printf(&detail, "    %s: expect.buffers has no \"file\" to update\n", e->name);
-            continue;
-        }
-        uint64_t wn = 0;
-        uint8_t *want = launch_slurp(e->file, &wn);
-        if (o->update) {
-            if (!want || wn != b->bytes || memcmp(want, got, wn)) {
-                mkdirs_for(e->file);
-                if (write_file(e->file, got, b->bytes)) {
-                    sb_printf(&detail, "    %s: cannot write %s: %s\n", e->name, e->file, strerror(errno));
-                    nbad++;
-                } else {
-                    nupdated++;
-                }
-            }
-            free(want);
-            continue;
-        }
-        if (!want) {
-            sb_printf(&detail, "    %s: cannot read %s: %s\n", e->name, e->file, strerror(errno));
-            nbad++;
-            continue;
-        }
-        char *txt = NULL;
-        size_t tl = 0;
-        FILE *f = open_memstream(&txt, &tl);
-        uint64_t nd = f ? launch_compare(c, e, got, b->bytes, want, wn, f) : 1;
-        if (f)
-            fclose(f);
-        if (nd) {
-            sb_printf(&detail, "    buffer %s differs from %s in %llu byte%s:\n%s", e->name, e->file_rel,
-                      (unsigned long long)nd, nd == 1 ? "" : "s", txt ? txt : "");
-            nbad++;
-        }
-        free(txt);
-        free(want);
-    }
-    int dbad = do_dumps(c, g, o, &detail);
-    if (nbad || dbad) {
-        if (nbad)
-            sb_printf(out, "FAIL %s: %d buffer%s differ%s\n", c->name, nbad, nbad == 1 ? "" : "s",
-                      nbad == 1 ? "s" : "");
-        else
-            sb_printf(out, "FAIL %s: --dump failed\n", c->name);
-    } else if (nupdated) {
-        sb_printf(out, "PASS %s (updated %d expected file%s)\n", c->name, nupdated, nupdated == 1 ? "" : "s");
-        failed = 0;
-    } else {
-        sb_printf(out, "PASS %s\n", c->name);
-        failed = 0;
-    }
-    if (detail.len)
-        sb_printf(out, "%s", detail.buf);
-    free(detail.buf);
-#endif
-done:
-    free(params);
-    mem_global_free(g);
-    return failed;
+}
+
+static void progress_show(size_t done, size_t total, int k)
+{
+    if (!progress_tty)
+        return;
+    pthread_mutex_lock(&slots_mu);
+    slot *s = &slots[k];
+    if (s->l)
+        fprintf(stderr, "\r\033[K[%zu/%zu] %.50s: %.0f s, %llu clusters started", done, total,
+                ptxi_launch_name(s->l), now_s() - s->started, (unsigned long long)ptxi_launch_progress(s->l));
+    else
+        fprintf(stderr, "\r\033[K[%zu/%zu]", done, total);
+    pthread_mutex_unlock(&slots_mu);
+    fflush(stderr);
+    progress_shown = true;
 }
 
 /* ---- options shared by run and test -------------------------------------- */
 
 static int parse_complete(const char *s, run_opts *o)
 {
-    if (!strcmp(s, "eager"))
-        o->policy = INTERP_COMPLETE_EAGER;
-    else if (!strcmp(s, "deferred"))
-        o->policy = INTERP_COMPLETE_DEFERRED;
-    else if (!strncmp(s, "random", 6) && (s[6] == 0 || s[6] == ':')) {
-        o->policy = INTERP_COMPLETE_RANDOM;
-        o->seed = 1;
-        if (s[6] == ':') {
-            char *end;
-            errno = 0;
-            o->seed = strtoull(s + 7, &end, 0);
-            if (!s[7] || *end || errno) {
-                fprintf(stderr, "ptxi: --complete=random:SEED: \"%s\" is not a number\n", s + 7);
-                return -1;
-            }
+    if (!strcmp(s, "eager") || !strcmp(s, "deferred") || !strcmp(s, "random"))
+        return add_opt(o, "complete", s);
+    if (!strncmp(s, "random:", 7)) {
+        char *end;
+        errno = 0;
+        strtoull(s + 7, &end, 0);
+        if (!s[7] || *end || errno) {
+            fprintf(stderr, "ptxi: --complete=random:SEED: \"%s\" is not a number\n", s + 7);
+            return -1;
         }
-    } else {
-        fprintf(stderr, "ptxi: --complete: \"%s\" is not eager, deferred or random[:SEED]\n", s);
-        return -1;
+        return add_opt(o, "complete", s);
     }
-    return 0;
+    fprintf(stderr, "ptxi: --complete: \"%s\" is not eager, deferred or random[:SEED]\n", s);
+    return -1;
 }
 
 /* Matches "--name=V", "--name V" (and "-j4", "-j 4" for short options).
@@ -538,12 +340,38 @@ static int common_opt(int argc, char **argv, int *i, run_opts *o)
     }
     if ((v = opt_value(argc, argv, i, "--complete")))
         return parse_complete(v, o) ? -1 : 1;
+    if ((v = opt_value(argc, argv, i, "--check")))
+        return add_opt(o, "check", v) ? -1 : 1;
     if ((v = opt_value(argc, argv, i, "--filter"))) {
         o->filter = v;
         return 1;
     }
     if (!strcmp(argv[*i], "--stats")) {
         o->stats = true;
+        return 1;
+    }
+    if ((v = opt_value(argc, argv, i, "--keep-failed")))
+        return add_opt(o, "keep-failed", v) ? -1 : 1;
+    if ((v = opt_value(argc, argv, i, "--max-steps"))) {
+        char *end;
+        errno = 0;
+        unsigned long long n = strtoull(v, &end, 0);
+        if (!*v || *v == '-' || *end || errno) {
+            fprintf(stderr, "ptxi: --max-steps: \"%s\" is not a count of warp instructions (0 = no limit)\n", v);
+            return -1;
+        }
+        o->max_steps = n;
+        return 1;
+    }
+    if ((v = opt_value(argc, argv, i, "--timeout"))) {
+        char *end;
+        errno = 0;
+        double t = strtod(v, &end);
+        if (!*v || *end || errno || !(t >= 0) || t > 1e9) {
+            fprintf(stderr, "ptxi: --timeout: \"%s\" is not a number of seconds (0 = no limit)\n", v);
+            return -1;
+        }
+        o->timeout = t;
         return 1;
     }
     return 0;
@@ -585,235 +413,6 @@ static int parse_u64(const char *s, uint64_t *out)
     return (*end || errno) ? -1 : 0;
 }
 
-/* --buffer NAME:BYTES[:fill=N|:hash32=S|:file=PATH][:align=N] */
-static int parse_buffer(const char *spec, launch_case *c)
-{
-    char *s = strdup(spec), *save = NULL;
-    char *name = strtok_r(s, ":", &save), *bytes = strtok_r(NULL, ":", &save);
-    launch_buffer b = {0};
-    uint64_t v;
-    b.align = 256;
-    if (!name || !bytes || parse_u64(bytes, &b.bytes)) {
-        fprintf(stderr, "ptxi: --buffer %s: expected NAME:BYTES[:fill=N|:hash32=S|:file=PATH][:align=N]\n", spec);
-        free(s);
-        return -1;
-    }
-    for (char *t; (t = strtok_r(NULL, ":", &save));) {
-        if (!strncmp(t, "fill=", 5) && !parse_u64(t + 5, &v) && v < 256) {
-            b.init = LAUNCH_INIT_FILL;
-            b.value = v;
-        } else if (!strncmp(t, "hash32=", 7) && !parse_u64(t + 7, &v) && v <= UINT32_MAX) {
-            b.init = LAUNCH_INIT_HASH32;
-            b.value = v;
-        } else if (!strncmp(t, "file=", 5) && t[5]) {
-            b.init = LAUNCH_INIT_FILE;
-            free(b.file);
-            b.file = strdup(t + 5);
-        } else if (!strncmp(t, "align=", 6) && !parse_u64(t + 6, &v) && v && !(v & (v - 1))) {
-            b.align = v < 256 ? 256 : v;
-        } else {
-            fprintf(stderr, "ptxi: --buffer %s: \"%s\" is not fill=0..255, hash32=SEED, file=PATH or align=POW2\n",
-                    spec, t);
-            free(b.file);
-            free(s);
-            return -1;
-        }
-    }
-    if (launch_find_buffer(c, name)) {
-        fprintf(stderr, "ptxi: --buffer %s: duplicate buffer name \"%s\"\n", spec, name);
-        free(b.file);
-        free(s);
-        return -1;
-    }
-    b.name = strdup(name);
-    launch_buffer *nb = realloc(c->buffers, (c->nbuffers + 1) * sizeof *nb);
-    if (!nb)
-        exit(3);
-    c->buffers = nb;
-    c->buffers[c->nbuffers++] = b;
-    free(s);
-    return 0;
-}
-
-/* One TYPE:VALUE | ptr:BUF[+OFF] | pad:N (`in_struct` only) of `spec`,
- * the whole option value, named in messages.  0, or -1 after a message. */
-static int parse_param_one(const char *item, size_t len, const char *spec, bool in_struct, launch_param *p)
-{
-    char *it = strndup(item, len);
-    const char *colon = strchr(it, ':');
-    int rc = -1;
-    memset(p, 0, sizeof *p);
-    if (!colon)
-        goto bad;
-    size_t tl = (size_t)(colon - it);
-    const char *val = colon + 1;
-    static const char *const names[] = {"u8", "u16", "u32", "u64", "s8", "s16", "s32", "s64", "f32", "f64"};
-    if ((tl == 3 && !strncmp(it, "ptr", 3)) || (tl == 7 && !strncmp(it, "pointer", 7))) {
-        p->kind = LAUNCH_P_POINTER;
-        const char *plus = strchr(val, '+');
-        size_t nl = plus ? (size_t)(plus - val) : strlen(val);
-        if (!nl || (plus && parse_u64(plus + 1, &p->offset)))
-            goto bad;
-        p->ref = strndup(val, nl);
-        rc = 0;
-        goto done;
-    }
-    if (in_struct && tl == 3 && !strncmp(it, "pad", 3)) {
-        p->kind = LAUNCH_P_PAD;
-        if (parse_u64(val, &p->bits) || p->bits > 65536)
-            goto bad;
-        rc = 0;
-        goto done;
-    }
-    for (int k = 0; k < 10; k++)
-        if (strlen(names[k]) == tl && !strncmp(it, names[k], tl))
-            p->kind = LAUNCH_P_U8 + k;
-    if (!p->kind || !*val)
-        goto bad;
-    char *end;
-    errno = 0;
-    if (p->kind == LAUNCH_P_F32) {
-        float f = strtof(val, &end);
-        uint32_t u;
-        memcpy(&u, &f, 4);
-        p->bits = u;
-    } else if (p->kind == LAUNCH_P_F64) {
-        double d = strtod(val, &end);
-        memcpy(&p->bits, &d, 8);
-    } else if (p->kind >= LAUNCH_P_S8) {
-        long long sv = strtoll(val, &end, 0);
-        unsigned sz = launch_param_size(p->kind);
-        if (sz < 8 && (sv < -(1LL << (8 * sz - 1)) || sv >= (1LL << (8 * sz - 1))))
-            errno = ERANGE;
-        p->bits = (uint64_t)sv;
-    } else {
-        unsigned long long u = strtoull(val, &end, 0);
-        unsigned sz = launch_param_size(p->kind);
-        if (*val == '-' || (sz < 8 && u >> (8 * sz)))
-            errno = ERANGE;
-        p->bits = u;
-    }
-    if (*end || errno) {
-        fprintf(stderr, "ptxi: --param %s: \"%s\" is not a %.*s value\n", spec, val, (int)tl, it);
-        goto done;
-    }
-    rc = 0;
-    goto done;
-bad:
-    if (in_struct)
-        fprintf(stderr, "ptxi: --param %s: struct field \"%s\": expected TYPE:VALUE (u8..u64, s8..s64, f32, f64), "
-                "ptr:BUFFER[+OFFSET] or pad:BYTES\n", spec, it);
-    else
-        fprintf(stderr, "ptxi: --param %s: expected TYPE:VALUE (u8..u64, s8..s64, f32, f64), ptr:BUFFER[+OFFSET] "
-                "or struct:FIELD,FIELD,...\n", spec);
-done:
-    free(it);
-    return rc;
-}
-
-/* --param TYPE:VALUE | ptr:BUF[+OFF] | struct:FIELD,FIELD,...  A struct's
- * fields are the same forms plus pad:N, laid out as the launch file's
- * {"struct": [...]} (one level; nested structs need a launch file).
- * Buffer names are checked later (the --buffer options may come after). */
-static int parse_param(const char *spec, launch_case *c)
-{
-    launch_param p = {0};
-    if (!strncmp(spec, "struct:", 7)) {
-        p.kind = LAUNCH_P_STRUCT;
-        for (const char *f = spec + 7; *f;) {
-            const char *comma = strchr(f, ',');
-            size_t len = comma ? (size_t)(comma - f) : strlen(f);
-            launch_param *nf = realloc(p.fields, (p.nfields + 1) * sizeof *nf);
-            if (!nf)
-                exit(3);
-            p.fields = nf;
-            if (parse_param_one(f, len, spec, true, &p.fields[p.nfields])) {
-                launch_param_free(&p);
-                return -1;
-            }
-            p.nfields++;
-            f += len + (comma != NULL);
-        }
-    } else if (parse_param_one(spec, strlen(spec), spec, false, &p)) {
-        return -1;
-    }
-    launch_param *np = realloc(c->params, (c->nparams + 1) * sizeof *np);
-    if (!np)
-        exit(3);
-    c->params = np;
-    c->params[c->nparams++] = p;
-    c->has_params = true;
-    return 0;
-}
-
-/* The first pointer parameter (or struct field) naming no buffer, or NULL. */
-static const launch_param *unknown_pointer(const launch_case *c, const launch_param *ps, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        if (ps[i].kind == LAUNCH_P_POINTER && !launch_find_buffer(c, ps[i].ref))
-            return &ps[i];
-        const launch_param *q = unknown_pointer(c, ps[i].fields, ps[i].nfields);
-        if (q)
-            return q;
-    }
-    return NULL;
-}
-
-/* --dump NAME[:DTYPE[:SHAPE]]=FILE, SHAPE like 64x32 (outermost first, as numpy). */
-static int parse_dump(const char *spec, run_opts *o)
-{
-    const char *eq = strchr(spec, '=');
-    dump_spec d = {0};
-    if (!eq || eq == spec || !eq[1]) {
-        fprintf(stderr, "ptxi: --dump %s: expected NAME[:DTYPE[:SHAPE]]=FILE (FILE .npy, raw, or - to print)\n",
-                spec);
-        return -1;
-    }
-    char *lhs = strndup(spec, (size_t)(eq - spec)), *save = NULL;
-    d.buffer = strdup(strtok_r(lhs, ":", &save));
-    char *dt = strtok_r(NULL, ":", &save), *shape = strtok_r(NULL, ":", &save);
-    d.dtype = strdup(dt ? dt : "u8");
-    d.file = strdup(eq + 1);
-    if (!launch_dtype_size(d.dtype)) {
-        fprintf(stderr, "ptxi: --dump %s: unknown dtype \"%s\" (u8 s8 u16 s16 u32 s32 u64 s64 f16 bf16 f32 f64)\n",
-                spec, d.dtype);
-        goto bad;
-    }
-    if (shape) {
-        char *s2 = NULL;
-        for (char *t = strtok_r(shape, "x,", &s2); t; t = strtok_r(NULL, "x,", &s2)) {
-            if (d.ndim == 5 || parse_u64(t, &d.shape[d.ndim])) {
-                fprintf(stderr, "ptxi: --dump %s: shape must be up to 5 sizes like 64x32\n", spec);
-                goto bad;
-            }
-            d.ndim++;
-        }
-    }
-    free(lhs);
-    dump_spec *nd = realloc(o->dumps, (o->ndumps + 1) * sizeof *nd);
-    if (!nd)
-        exit(3);
-    o->dumps = nd;
-    o->dumps[o->ndumps++] = d;
-    return 0;
-bad:
-    free(lhs);
-    free(d.buffer);
-    free(d.dtype);
-    free(d.file);
-    return -1;
-}
-
-static void free_dumps(run_opts *o)
-{
-    for (size_t i = 0; i < o->ndumps; i++) {
-        free(o->dumps[i].buffer);
-        free(o->dumps[i].dtype);
-        free(o->dumps[i].file);
-    }
-    free(o->dumps);
-}
-
 static bool has_suffix(const char *s, const char *suf)
 {
     size_t a = strlen(s), b = strlen(suf);
@@ -840,38 +439,91 @@ static void run_usage(FILE *f)
         "  -j N                       interpreter threads (clusters run in parallel)\n"
         "  --filter SUBSTR            only the cases of a launch file whose name contains SUBSTR\n"
         "  --complete=eager|deferred|random[:SEED]   when async copies land (default deferred)\n"
+        "  --check=full|none          happens-before checking of shared memory, async copies and\n"
+        "                             barriers (default full; none runs faster and finds fewer bugs)\n"
         "  --stats                    print instructions executed, wall time of the launch and\n"
-        "                             thread-instructions/s to stderr\n");
+        "                             thread-instructions/s to stderr\n"
+        "  --max-steps N              stop after N warp instructions (default %llu; 0 = none)\n"
+        "  --timeout SECONDS          stop a launch after SECONDS (default %g; 0 = none)\n"
+        "  --keep-failed DIR          write the actual bytes (and .npy of typed buffers) of failing buffers\n"
+        "A stop (limit, Ctrl-C) prints where every warp is; exit status 1 (130 after Ctrl-C).\n",
+        (unsigned long long)DEFAULT_MAX_STEPS, DEFAULT_TIMEOUT_S);
 }
 
-static int run_cases(launch_case *cases, size_t n, const run_opts *o)
+/* One case on a thread of its own (`ptxi run` on a terminal), so that the
+ * calling thread can show progress. */
+typedef struct run_job {
+    ptxi_launch *l;
+    run_opts *o;
+    outcome res;
+    volatile int done;
+} run_job;
+
+static void *run_job_thread(void *arg)
+{
+    run_job *j = arg;
+    run_limited(j->l, j->o, j->o->jobs, 0, &j->res);
+    __atomic_store_n(&j->done, 1, __ATOMIC_RELEASE);
+    return NULL;
+}
+
+static int run_cases(ptxi_launch **cases, size_t n, run_opts *o)
 {
     int fails = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (o->filter && !strstr(cases[i].name, o->filter))
+    size_t matched = 0;
+    limits_start(1);
+    progress_tty = isatty(2);
+    for (size_t i = 0; i < n && !sigint_seen; i++) {
+        if (o->filter && !strstr(ptxi_launch_name(cases[i]), o->filter))
             continue;
-        strbuf out = {0};
-        fails += run_case(&cases[i], o, &out);
-        if (out.len)
-            fwrite(out.buf, 1, out.len, stdout);
+        matched++;
+        run_job j = {.l = cases[i], .o = o};
+        pthread_t th;
+        if (progress_tty && pthread_create(&th, NULL, run_job_thread, &j) == 0) {
+            double t0 = now_s();
+            while (!__atomic_load_n(&j.done, __ATOMIC_ACQUIRE)) {
+                struct timespec ts = {0, 100 * 1000 * 1000};
+                nanosleep(&ts, NULL);
+                if (now_s() - t0 > 1.0)
+                    progress_show(matched - 1, n, 0);
+            }
+            pthread_join(th, NULL);
+            progress_clear();
+        } else {
+            run_job_thread(&j);
+        }
+        fails += j.res.failed;
+        fputs(j.res.text, stdout);
         fflush(stdout);
-        free(out.buf);
+        free(j.res.text);
+    }
+    limits_stop();
+    if (sigint_seen) {
+        fprintf(stderr, "ptxi: interrupted (Ctrl-C)\n");
+        return fails ? fails : 1;
+    }
+    if (o->filter && !matched) {
+        fprintf(stderr, "ptxi: --filter %s: no case name contains it\n", o->filter);
+        return 1;
     }
     return fails;
 }
 
 int cmd_run(int argc, char **argv)
 {
-    run_opts o = {.jobs = 1, .policy = INTERP_COMPLETE_DEFERRED};
-    launch_case c;
-    memset(&c, 0, sizeof c);
-    c.grid[0] = c.grid[1] = c.grid[2] = 0;
-    c.cluster[0] = c.cluster[1] = c.cluster[2] = 1;
-    const char *input = NULL, *v;
-    char **expects = NULL;
-    size_t nexpects = 0;
+    run_opts o = {.jobs = 1, .max_steps = DEFAULT_MAX_STEPS, .timeout = DEFAULT_TIMEOUT_S};
+    const char *input = NULL, *kernel = NULL, *v;
+    /* --buffer, --param, --expect in the order given */
+    const char **specs = calloc((size_t)argc + 1, sizeof *specs), **whats = calloc((size_t)argc + 1, sizeof *whats);
+    size_t nspecs = 0;
+    unsigned grid[3] = {0}, block[3] = {0}, cluster[3] = {1, 1, 1};
+    unsigned smem = 0;
     int rc = 2;
     bool have_grid = false, have_block = false;
+    ptxi_file *file = NULL;
+    ptxi_launch *one = NULL;
+    if (!specs || !whats)
+        exit(3);
     for (int i = 1; i < argc; i++) {
         int r = common_opt(argc, argv, &i, &o);
         if (r < 0)
@@ -884,18 +536,17 @@ int cmd_run(int argc, char **argv)
             rc = 0;
             goto out;
         } else if ((v = opt_value(argc, argv, &i, "--kernel"))) {
-            free(c.kernel);
-            c.kernel = strdup(v);
+            kernel = v;
         } else if ((v = opt_value(argc, argv, &i, "--grid"))) {
-            if (parse_dim3("--grid", v, c.grid))
+            if (parse_dim3("--grid", v, grid))
                 goto out;
             have_grid = true;
         } else if ((v = opt_value(argc, argv, &i, "--block"))) {
-            if (parse_dim3("--block", v, c.block))
+            if (parse_dim3("--block", v, block))
                 goto out;
             have_block = true;
         } else if ((v = opt_value(argc, argv, &i, "--cluster"))) {
-            if (parse_dim3("--cluster", v, c.cluster))
+            if (parse_dim3("--cluster", v, cluster))
                 goto out;
         } else if ((v = opt_value(argc, argv, &i, "--smem"))) {
             uint64_t s;
@@ -903,26 +554,23 @@ int cmd_run(int argc, char **argv)
                 fprintf(stderr, "ptxi: --smem: \"%s\" is not a byte count\n", v);
                 goto out;
             }
-            c.dyn_smem = (uint32_t)s;
+            smem = (unsigned)s;
         } else if ((v = opt_value(argc, argv, &i, "--buffer"))) {
-            if (parse_buffer(v, &c))
-                goto out;
+            whats[nspecs] = "buffer";
+            specs[nspecs++] = v;
         } else if ((v = opt_value(argc, argv, &i, "--param"))) {
-            if (parse_param(v, &c))
-                goto out;
-        } else if ((v = opt_value(argc, argv, &i, "--dump"))) {
-            if (parse_dump(v, &o))
-                goto out;
+            whats[nspecs] = "param";
+            specs[nspecs++] = v;
         } else if ((v = opt_value(argc, argv, &i, "--expect"))) {
             if (!strchr(v, '=')) {
                 fprintf(stderr, "ptxi: --expect %s: expected NAME=FILE\n", v);
                 goto out;
             }
-            char **ne = realloc(expects, (nexpects + 1) * sizeof *ne);
-            if (!ne)
-                exit(3);
-            expects = ne;
-            expects[nexpects++] = (char *)v;
+            whats[nspecs] = "expect";
+            specs[nspecs++] = v;
+        } else if ((v = opt_value(argc, argv, &i, "--dump"))) {
+            if (add_opt(&o, "dump", v))
+                goto out;
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "ptxi run: unknown option '%s'\n", a);
             run_usage(stderr);
@@ -940,58 +588,61 @@ int cmd_run(int argc, char **argv)
     }
     bool is_ptx = has_suffix(input, ".ptx");
     if (!is_ptx) {
-        if (c.kernel || have_grid || have_block || c.nbuffers || c.nparams || nexpects) {
+        if (kernel || have_grid || have_block || nspecs) {
             fprintf(stderr, "ptxi run: --kernel/--grid/--block/--buffer/--param/--expect go with a .ptx input; "
                     "%s is a launch file\n", input);
             goto out;
         }
-        launch_case *cases = NULL;
-        size_t n = 0;
-        char err[4096];
-        if (launch_read_file(input, &cases, &n, err, sizeof err)) {
-            fprintf(stderr, "ptxi: %s\n", err);
+        if (ptxi_file_open(input, &file)) {
+            fprintf(stderr, "ptxi: %s\n", ptxi_file_errmsg(file));
             rc = 1;
             goto out;
         }
+        size_t n = ptxi_file_count(file);
+        if (n == 1 && ptxi_launch_broken(ptxi_file_launch(file, 0))) {   /* one launch object: the file's error */
+            fprintf(stderr, "ptxi: %s\n", ptxi_launch_errmsg(ptxi_file_launch(file, 0)));
+            rc = 1;
+            goto out;
+        }
+        ptxi_launch **cases = calloc(n ? n : 1, sizeof *cases);
+        if (!cases)
+            exit(3);
+        for (size_t i = 0; i < n; i++) {
+            cases[i] = ptxi_file_launch(file, i);
+            ptxi_launch_option(cases[i], "keep-memory", "0");
+        }
         int fails = run_cases(cases, n, &o);
-        launch_free_all(cases, n);
-        rc = fails ? 1 : 0;
+        free(cases);
+        rc = sigint_seen ? 130 : fails ? 1 : 0;
         goto out;
     }
-    if (!c.kernel || !have_grid || !have_block) {
+    if (!kernel || !have_grid || !have_block) {
         fprintf(stderr, "ptxi run: a .ptx input needs --kernel NAME, --grid X,Y,Z and --block X,Y,Z\n");
         goto out;
     }
-    c.name = strdup(c.kernel);
-    c.origin = strdup(input);
-    c.dir = strdup(".");
-    c.ptx = strdup(input);
-    c.has_params = true;
-    const launch_param *unk = unknown_pointer(&c, c.params, c.nparams);
-    if (unk) {
-        fprintf(stderr, "ptxi: --param ptr:%s: no --buffer named \"%s\"\n", unk->ref, unk->ref);
+    one = ptxi_launch_new(NULL, kernel);
+    if (!one || ptxi_launch_option(one, "ptx", input) || ptxi_launch_option(one, "keep-memory", "0") ||
+        ptxi_launch_shape(one, grid, block, cluster, smem)) {
+        fprintf(stderr, "ptxi: %s\n", one ? ptxi_launch_errmsg(one) : "out of memory");
         goto out;
     }
-    c.expect_bufs = calloc(nexpects ? nexpects : 1, sizeof *c.expect_bufs);
-    for (size_t i = 0; i < nexpects; i++) {
-        const char *eq = strchr(expects[i], '=');
-        char *name = strndup(expects[i], (size_t)(eq - expects[i]));
-        if (!launch_find_buffer(&c, name)) {
-            fprintf(stderr, "ptxi: --expect %s: no --buffer named \"%s\"\n", expects[i], name);
-            free(name);
+    for (size_t i = 0; i < nspecs; i++)
+        if (ptxi_launch_spec(one, whats[i], specs[i])) {
+            fprintf(stderr, "ptxi: %s\n", ptxi_launch_errmsg(one));
             goto out;
         }
-        c.expect_bufs[i].name = name;
-        c.expect_bufs[i].file = strdup(eq + 1);
-        c.expect_bufs[i].file_rel = strdup(eq + 1);
-        c.nexpect_bufs++;
+    if (ptxi_launch_check(one)) {
+        fprintf(stderr, "ptxi: %s\n", ptxi_launch_errmsg(one));
+        goto out;
     }
-    rc = run_cases(&c, 1, &o) ? 1 : 0;
+    rc = run_cases(&one, 1, &o) ? 1 : 0;
+    if (sigint_seen)
+        rc = 130;
 out:
-    launch_free(&c);
-    free(expects);
-    free_dumps(&o);
-    modules_free();
+    ptxi_launch_free(one);
+    ptxi_file_close(file);
+    free(specs);
+    free(whats);
     return rc;
 }
 
@@ -1041,7 +692,7 @@ static void scan_dir(const char *dir, file_list *out)
         const char *p = here.v[i];
         if (stat(p, &st) == 0 && S_ISDIR(st.st_mode))
             scan_dir(p, out);
-        else if ((has_suffix(p, ".json") || has_suffix(p, ".jsonl")) && launch_file_is_launch(p))
+        else if ((has_suffix(p, ".json") || has_suffix(p, ".jsonl")) && ptxi_file_is_launch(p))
             fl_add(out, p);
         free(here.v[i]);
     }
@@ -1049,35 +700,157 @@ static void scan_dir(const char *dir, file_list *out)
 }
 
 typedef struct test_job {
-    launch_case **cases;
+    ptxi_launch **cases;
     size_t n;
-    const run_opts *o;
-    strbuf *outs;
-    int *fails;
-    bool *done;
+    run_opts *o;
+    int jobs;                /* interpreter threads per case */
+    outcome *res;
+    bool *done, *ran;
     size_t next;
     pthread_mutex_t mu;
     pthread_cond_t cv;
 } test_job;
 
+typedef struct test_worker_arg { test_job *j; int slot; } test_worker_arg;
+
 static void *test_worker(void *arg)
 {
-    test_job *j = arg;
+    test_worker_arg *wa = arg;
+    test_job *j = wa->j;
     for (;;) {
         pthread_mutex_lock(&j->mu);
         size_t i = j->next++;
         pthread_mutex_unlock(&j->mu);
         if (i >= j->n)
             return NULL;
-        strbuf out = {0};
-        int f = run_case(j->cases[i], j->o, &out);
+        outcome res;
+        memset(&res, 0, sizeof res);
+        bool ran = false;
+        if (!sigint_seen) {   /* after Ctrl-C the rest is reported as not run */
+            run_limited(j->cases[i], j->o, j->jobs, wa->slot, &res);
+            ran = true;
+        }
         pthread_mutex_lock(&j->mu);
-        j->outs[i] = out;
-        j->fails[i] = f;
+        j->res[i] = res;
+        j->ran[i] = ran;
         j->done[i] = true;
         pthread_cond_broadcast(&j->cv);
         pthread_mutex_unlock(&j->mu);
     }
+}
+
+/* ---- --junit FILE: JUnit XML (the schema Jenkins, GitLab and GitHub read) -- */
+
+static void xml_text(FILE *f, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n && s[i]; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        switch (ch) {
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '&': fputs("&amp;", f); break;
+        case '"': fputs("&quot;", f); break;
+        default:
+            /* XML 1.0 has no form for most control characters */
+            if (ch < 0x20 && ch != '\n' && ch != '\t' && ch != '\r')
+                fprintf(f, "?");
+            else
+                fputc(ch, f);
+        }
+    }
+}
+
+/* The launch file of a case: its origin without the ":LINE". */
+static size_t origin_file_len(const ptxi_launch *l)
+{
+    const char *o = ptxi_launch_origin(l);
+    const char *colon = strrchr(o, ':');
+    if (colon && colon[1] >= '0' && colon[1] <= '9')
+        return (size_t)(colon - o);
+    return strlen(o);
+}
+
+static int write_junit(const char *path, ptxi_launch **cases, const outcome *res, const bool *ran, size_t n,
+                       double total)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    size_t nfail = 0, nskip = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!ran[i])
+            nskip++;
+        else if (res[i].failed)
+            nfail++;
+    }
+    char stamp[32];
+    time_t t = time(NULL);
+    struct tm tm;
+    strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%S", gmtime_r(&t, &tm));
+    char host[256] = "localhost";
+    gethostname(host, sizeof host - 1);
+    fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    fprintf(f, "<testsuites name=\"ptxi\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"%zu\" time=\"%.3f\">\n",
+            n, nfail, nskip, total);
+    /* one <testsuite> per launch file, cases in order */
+    for (size_t i = 0; i < n;) {
+        const char *oi = ptxi_launch_origin(cases[i]);
+        size_t fl = origin_file_len(cases[i]), k = i;
+        size_t sf = 0, ss = 0;
+        double st = 0;
+        while (k < n && origin_file_len(cases[k]) == fl && !strncmp(ptxi_launch_origin(cases[k]), oi, fl)) {
+            if (!ran[k])
+                ss++;
+            else if (res[k].failed)
+                sf++;
+            st += res[k].secs;
+            k++;
+        }
+        fprintf(f, "  <testsuite name=\"");
+        xml_text(f, oi, fl);
+        fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"%zu\" time=\"%.3f\" "
+                "timestamp=\"%s\" hostname=\"", k - i, sf, ss, st, stamp);
+        xml_text(f, host, strlen(host));
+        fprintf(f, "\">\n");
+        for (size_t m = i; m < k; m++) {
+            const char *name = ptxi_launch_name(cases[m]);
+            fprintf(f, "    <testcase classname=\"");
+            xml_text(f, oi, fl);
+            fprintf(f, "\" name=\"");
+            xml_text(f, name, strlen(name));
+            fprintf(f, "\" time=\"%.3f\"", res[m].secs);
+            const char *txt = res[m].text ? res[m].text : "";
+            if (!ran[m]) {
+                fprintf(f, ">\n      <skipped message=\"not run: interrupted\"/>\n    </testcase>\n");
+            } else if (res[m].failed) {
+                const char *nl = strchr(txt, '\n');
+                size_t l1 = nl ? (size_t)(nl - txt) : strlen(txt);
+                /* "FAIL name: why" -> "why" */
+                const char *msg = txt;
+                size_t nl5 = strlen(name);
+                if (l1 > 5 && !strncmp(txt, "FAIL ", 5))
+                    msg = txt + 5;
+                if (!strncmp(msg, name, nl5) && !strncmp(msg + nl5, ": ", 2))
+                    msg += nl5 + 2;
+                size_t ml = l1 - (size_t)(msg - txt);
+                fprintf(f, ">\n      <failure message=\"");
+                xml_text(f, msg, ml);
+                fprintf(f, "\" type=\"%s\">", ptxi_status_name(res[m].status));
+                xml_text(f, txt, strlen(txt));
+                fprintf(f, "</failure>\n    </testcase>\n");
+            } else if (strstr(txt, "\n    printf: ")) {
+                fprintf(f, ">\n      <system-out>");
+                xml_text(f, txt, strlen(txt));
+                fprintf(f, "</system-out>\n    </testcase>\n");
+            } else {
+                fprintf(f, "/>\n");
+            }
+        }
+        fprintf(f, "  </testsuite>\n");
+        i = k;
+    }
+    fprintf(f, "</testsuites>\n");
+    return fclose(f) ? -1 : 0;
 }
 
 static void test_usage(FILE *f)
@@ -1087,18 +860,46 @@ static void test_usage(FILE *f)
         "  PATH is a launch file (.json, .jsonl) or a directory, searched recursively for them\n"
         "  -j N                       run N cases at once\n"
         "  --complete=eager|deferred|random[:SEED]   when async copies land (default deferred)\n"
-        "  --filter SUBSTR            only cases whose name contains SUBSTR\n"
+        "  --check=full|none          happens-before checking of shared memory, async copies and\n"
+        "                             barriers (default full; none runs faster and finds fewer bugs)\n"
+        "  --filter SUBSTR            only cases whose name contains SUBSTR (none matching: an error)\n"
+        "  --shard I/N                run only slice I of N (1 <= I <= N): case k of the selected\n"
+        "                             cases goes to slice (k mod N) + 1, so the N slices together\n"
+        "                             run every case exactly once (CI matrices, Slurm arrays)\n"
+        "  --junit FILE               also write the results as JUnit XML\n"
+        "  --max-steps N              stop a case after N warp instructions (default %llu; 0 = none)\n"
+        "  --timeout SECONDS          stop a case after SECONDS (default %g; 0 = none)\n"
+        "  --keep-failed DIR          write the actual bytes (and .npy of typed buffers) of failing buffers\n"
         "  -q                         print only failures and the closing line\n"
         "  --stats                    per case: instructions executed, time, rate (stderr)\n"
         "  --update                   write the expected files from this run (golden suites)\n"
-        "prints PASS/FAIL per case and 'N passed, N failed'; exit status 1 if any failed\n");
+        "prints one line per case as it finishes, in order: PASS|FAIL FILE[:LINE] :: NAME, details\n"
+        "indented below; then 'N passed, N failed'.  Exit status 0 if all passed, 1 if any failed,\n"
+        "2 on a usage error, 130 after Ctrl-C (the cases not run are counted and named).\n"
+        "On a terminal, stderr shows progress.\n",
+        (unsigned long long)DEFAULT_MAX_STEPS, DEFAULT_TIMEOUT_S);
+}
+
+/* Print a verdict with the case's launch file after PASS/FAIL:
+ * "PASS dir/cases.jsonl:3 :: name ..." */
+static void print_verdict(const ptxi_launch *l, const char *t)
+{
+    if (!strncmp(t, "PASS ", 5) || !strncmp(t, "FAIL ", 5))
+        printf("%.5s%s :: %s", t, ptxi_launch_origin(l), t + 5);
+    else
+        fputs(t, stdout);
 }
 
 int cmd_test(int argc, char **argv)
 {
-    run_opts o = {.jobs = 1, .policy = INTERP_COMPLETE_DEFERRED};
+    run_opts o = {.jobs = 1, .max_steps = DEFAULT_MAX_STEPS, .timeout = DEFAULT_TIMEOUT_S};
     file_list files = {0};
+    const char *junit = NULL, *v;
+    unsigned long shard_i = 1, shard_n = 1;
     int rc = 2;
+    ptxi_file **opened = NULL;
+    size_t nopened = 0;
+    ptxi_launch **sel = NULL;
     for (int i = 1; i < argc; i++) {
         int r = common_opt(argc, argv, &i, &o);
         if (r < 0)
@@ -1114,7 +915,20 @@ int cmd_test(int argc, char **argv)
         } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
             o.quiet = true;
         } else if (!strcmp(a, "--update")) {
-            o.update = true;
+            if (add_opt(&o, "update", "1"))
+                goto out;
+        } else if ((v = opt_value(argc, argv, &i, "--junit"))) {
+            junit = v;
+        } else if ((v = opt_value(argc, argv, &i, "--shard"))) {
+            char *end, *end2 = NULL;
+            errno = 0;
+            shard_i = strtoul(v, &end, 10);
+            shard_n = *end == '/' ? strtoul(end + 1, &end2, 10) : 0;
+            if (*v < '0' || *v > '9' || *end != '/' || end[1] < '0' || end[1] > '9' || !end2 || *end2 || errno ||
+                shard_n < 1 || shard_i < 1 || shard_i > shard_n || shard_n > 1000000) {
+                fprintf(stderr, "ptxi test: --shard %s: expected I/N with 1 <= I <= N (e.g. 2/4)\n", v);
+                goto out;
+            }
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "ptxi test: unknown option '%s'\n", a);
             test_usage(stderr);
@@ -1126,8 +940,11 @@ int cmd_test(int argc, char **argv)
         } else if (S_ISDIR(st.st_mode)) {
             size_t before = files.n;
             scan_dir(a, &files);
-            if (files.n == before)
+            if (files.n == before) {
                 fprintf(stderr, "ptxi test: %s: no launch files (*.json, *.jsonl) under it\n", a);
+                rc = 1;
+                goto out;
+            }
         } else {
             fl_add(&files, a);
         }
@@ -1135,95 +952,150 @@ int cmd_test(int argc, char **argv)
     if (!files.n) {
         if (argc < 2)
             test_usage(stderr);
+        else
+            fprintf(stderr, "ptxi test: no launch file named\n");
         goto out;
     }
-    /* Read everything first: a malformed file is one FAIL, the rest still run. */
-    launch_case **all = NULL, **sel = NULL;
+    /* Read everything first: a malformed line is one FAIL, the rest still run. */
     size_t nall = 0, nsel = 0, nfiles_bad = 0;
-    launch_case **owners = calloc(files.n, sizeof *owners);
-    size_t *owner_n = calloc(files.n, sizeof *owner_n);
-    if (!owners || !owner_n)
+    opened = calloc(files.n, sizeof *opened);
+    if (!opened)
         exit(3);
     for (size_t f = 0; f < files.n; f++) {
-        char err[4096];
-        if (launch_read_file(files.v[f], &owners[f], &owner_n[f], err, sizeof err)) {
-            printf("FAIL %s\n", err);
+        ptxi_file *pf = NULL;
+        if (ptxi_file_open(files.v[f], &pf)) {
+            printf("FAIL %s\n", ptxi_file_errmsg(pf));
+            ptxi_file_close(pf);
             nfiles_bad++;
             continue;
         }
-        launch_case **na = realloc(all, (nall + owner_n[f]) * sizeof *na);
-        if (!na)
-            exit(3);
-        all = na;
-        for (size_t k = 0; k < owner_n[f]; k++)
-            all[nall++] = &owners[f][k];
+        opened[nopened++] = pf;
+        nall += ptxi_file_count(pf);
     }
     sel = calloc(nall ? nall : 1, sizeof *sel);
     if (!sel)
         exit(3);
-    for (size_t i = 0; i < nall; i++)
-        if (!o.filter || strstr(all[i]->name, o.filter))
-            sel[nsel++] = all[i];
+    size_t matched = 0;
+    for (size_t f = 0; f < nopened; f++)
+        for (size_t k = 0; k < ptxi_file_count(opened[f]); k++) {
+            ptxi_launch *l = ptxi_file_launch(opened[f], k);
+            if (o.filter && !strstr(ptxi_launch_name(l), o.filter))
+                continue;
+            /* lit's --run-shard: every N-th case of the selection, from I */
+            if (matched++ % shard_n == shard_i - 1) {
+                sel[nsel++] = l;
+                ptxi_launch_option(l, "keep-memory", "0");
+            }
+        }
+    if (o.filter && !matched) {
+        fprintf(stderr, "ptxi test: --filter %s: no case name contains it (%zu case%s read)\n", o.filter, nall,
+                nall == 1 ? "" : "s");
+        rc = 1;
+        goto out;
+    }
 
     size_t nthreads = (size_t)o.jobs;
     if (nthreads > nsel)
         nthreads = nsel ? nsel : 1;
-    run_opts co = o;
-    if (nthreads > 1)
-        co.jobs = 1;   /* parallel over cases, not inside one */
-    test_job j = {.cases = sel, .n = nsel, .o = &co};
-    j.outs = calloc(nsel ? nsel : 1, sizeof *j.outs);
-    j.fails = calloc(nsel ? nsel : 1, sizeof *j.fails);
+    /* parallel over cases, not inside one */
+    test_job j = {.cases = sel, .n = nsel, .o = &o, .jobs = nthreads > 1 ? 1 : o.jobs};
+    j.res = calloc(nsel ? nsel : 1, sizeof *j.res);
     j.done = calloc(nsel ? nsel : 1, sizeof *j.done);
-    if (!j.outs || !j.fails || !j.done)
+    j.ran = calloc(nsel ? nsel : 1, sizeof *j.ran);
+    test_worker_arg *wa = calloc(nthreads, sizeof *wa);
+    if (!j.res || !j.done || !j.ran || !wa)
         exit(3);
     pthread_mutex_init(&j.mu, NULL);
     pthread_cond_init(&j.cv, NULL);
+    limits_start((int)nthreads);
+    progress_tty = isatty(2);
+    double t0 = now_s();
+    /* Workers always run on threads of their own, so that each result is
+     * printed as soon as it and every case before it are done. */
     pthread_t *th = calloc(nthreads, sizeof *th);
     size_t started = 0;
-    if (nthreads > 1)
-        for (; started < nthreads; started++)
-            if (pthread_create(&th[started], NULL, test_worker, &j))
-                break;
-    if (!started)
-        test_worker(&j);
-    size_t passed = 0, failed = nfiles_bad;
+    for (; th && started < nthreads; started++) {
+        wa[started].j = &j;
+        wa[started].slot = (int)started;
+        if (pthread_create(&th[started], NULL, test_worker, &wa[started]))
+            break;
+    }
+    if (!started) {
+        wa[0].j = &j;
+        test_worker(&wa[0]);
+    }
+    size_t passed = 0, failed = nfiles_bad, notrun = 0;
     for (size_t i = 0; i < nsel; i++) {
         pthread_mutex_lock(&j.mu);
-        while (!j.done[i])
-            pthread_cond_wait(&j.cv, &j.mu);
+        while (!j.done[i]) {
+            if (progress_tty) {
+                struct timespec ts;
+                clock_gettime(CLOCK_REALTIME, &ts);
+                ts.tv_nsec += 250 * 1000 * 1000;
+                if (ts.tv_nsec >= 1000000000) {
+                    ts.tv_sec++;
+                    ts.tv_nsec -= 1000000000;
+                }
+                pthread_cond_timedwait(&j.cv, &j.mu, &ts);
+                if (!j.done[i]) {
+                    pthread_mutex_unlock(&j.mu);
+                    progress_show(i, nsel, 0);
+                    pthread_mutex_lock(&j.mu);
+                }
+            } else {
+                pthread_cond_wait(&j.cv, &j.mu);
+            }
+        }
         pthread_mutex_unlock(&j.mu);
-        if (j.fails[i])
+        progress_clear();
+        if (!j.ran[i]) {
+            notrun++;
+            continue;
+        }
+        if (j.res[i].failed)
             failed++;
         else
             passed++;
-        if (j.outs[i].len && (!o.quiet || j.fails[i]))
-            fwrite(j.outs[i].buf, 1, j.outs[i].len, stdout);
+        if (!o.quiet || j.res[i].failed)
+            print_verdict(sel[i], j.res[i].text);
         fflush(stdout);
-        free(j.outs[i].buf);
-        j.outs[i].buf = NULL;
     }
     for (size_t t = 0; t < started; t++)
         pthread_join(th[t], NULL);
+    limits_stop();
+    double total = now_s() - t0;
+    if (junit && write_junit(junit, sel, j.res, j.ran, nsel, total)) {
+        fprintf(stderr, "ptxi test: --junit %s: cannot write: %s\n", junit, strerror(errno));
+        failed++;
+    }
+    if (notrun) {
+        printf("interrupted (Ctrl-C): %zu case%s not run:", notrun, notrun == 1 ? "" : "s");
+        size_t shown = 0;
+        for (size_t i = 0; i < nsel && shown < 10; i++)
+            if (!j.ran[i]) {
+                printf(" %s", ptxi_launch_name(sel[i]));
+                shown++;
+            }
+        printf("%s\n", notrun > shown ? " ..." : "");
+    }
     printf("%zu passed, %zu failed\n", passed, failed);
-    rc = failed ? 1 : 0;
+    rc = sigint_seen ? 130 : failed ? 1 : 0;
+    for (size_t i = 0; i < nsel; i++)
+        free(j.res[i].text);
     free(th);
-    free(j.outs);
-    free(j.fails);
+    free(wa);
+    free(j.res);
     free(j.done);
+    free(j.ran);
     pthread_mutex_destroy(&j.mu);
     pthread_cond_destroy(&j.cv);
-    for (size_t f = 0; f < files.n; f++)
-        launch_free_all(owners[f], owner_n[f]);
-    free(owners);
-    free(owner_n);
-    free(all);
-    free(sel);
 out:
+    for (size_t f = 0; f < nopened; f++)
+        ptxi_file_close(opened[f]);
+    free(opened);
+    free(sel);
     for (size_t i = 0; i < files.n; i++)
         free(files.v[i]);
     free(files.v);
-    free_dumps(&o);
-    modules_free();
     return rc;
 }
