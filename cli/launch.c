@@ -275,10 +275,15 @@ static int read_buffers(errbuf *e, const json_t *o, launch_case *c)
             lb->init = LAUNCH_INIT_FILL;
             lb->value = (uint64_t)v;
         } else if (json_object_get(init, "hash32")) {
-            if (get_int(e, init, q, "hash32", true, 0, UINT32_MAX, &v))
+            long long am = UINT32_MAX, om = 0;
+            if (get_int(e, init, q, "hash32", true, 0, UINT32_MAX, &v) ||
+                get_int(e, init, q, "and", false, 0, UINT32_MAX, &am) ||
+                get_int(e, init, q, "or", false, 0, UINT32_MAX, &om))
                 return -1;
             lb->init = LAUNCH_INIT_HASH32;
             lb->value = (uint64_t)v;
+            lb->hash_clear = ~(uint32_t)am;
+            lb->hash_set = (uint32_t)om;
         } else if (json_object_get(init, "file")) {
             if (get_str(e, init, q, "file", true, &file))
                 return -1;
@@ -1001,8 +1006,13 @@ uint32_t launch_hash32(uint32_t w, uint32_t seed)
 
 void launch_fill_hash32(uint8_t *p, uint64_t bytes, uint32_t seed)
 {
+    launch_fill_hash32_masked(p, bytes, seed, 0, 0);
+}
+
+void launch_fill_hash32_masked(uint8_t *p, uint64_t bytes, uint32_t seed, uint32_t clear, uint32_t set)
+{
     for (uint64_t off = 0; off < bytes; off += 4) {
-        uint32_t h = launch_hash32((uint32_t)(off / 4), seed);
+        uint32_t h = (launch_hash32((uint32_t)(off / 4), seed) & ~clear) | set;
         for (uint64_t k = 0; k < 4 && off + k < bytes; k++)
             p[off + k] = (uint8_t)(h >> (8 * k));
     }
@@ -1048,7 +1058,7 @@ int launch_setup(launch_case *c, mem_global *g, char *err, size_t errlen)
             memset(h, (int)b->value, b->bytes);
             break;
         case LAUNCH_INIT_HASH32:
-            launch_fill_hash32(h, b->bytes, (uint32_t)b->value);
+            launch_fill_hash32_masked(h, b->bytes, (uint32_t)b->value, b->hash_clear, b->hash_set);
             break;
         case LAUNCH_INIT_FILE: {
             uint64_t n = 0;

@@ -38,6 +38,8 @@ typedef struct launch_buffer {
     uint64_t bytes, align;
     int init;              /* LAUNCH_INIT_* */
     uint64_t value;        /* fill byte or hash32 seed */
+    uint32_t hash_clear;   /* hash32: bits cleared in every word (~"and") */
+    uint32_t hash_set;     /* hash32: bits set in every word ("or") */
     char *file;            /* LAUNCH_INIT_FILE: resolved path */
     char **tmaps;          /* LAUNCH_INIT_TMAPS: map names */
     size_t ntmaps;
@@ -132,6 +134,8 @@ void launch_free_all(launch_case *cases, size_t n);
 /* FORMAT.md's hash32 initialiser: word w holds h(w * 0x9E3779B9 ^ seed). */
 uint32_t launch_hash32(uint32_t word, uint32_t seed);
 void launch_fill_hash32(uint8_t *p, uint64_t bytes, uint32_t seed);
+/* The same words, each (h & ~clear) | set: the launch file's "and"/"or". */
+void launch_fill_hash32_masked(uint8_t *p, uint64_t bytes, uint32_t seed, uint32_t clear, uint32_t set);
 
 /* Allocate and initialise every buffer in `g` (in order), encode the tensor
  * maps, write map images into buffers.  Encode failures are not errors here

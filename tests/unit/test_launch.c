@@ -25,6 +25,11 @@ static void test_hash32(void)
     /* word 0 = 0x688990c0 little-endian, then the low 2 bytes of word 1 */
     static const uint8_t want[7] = {0xc0, 0x90, 0x89, 0x68, 0x6c, 0x89, 0xee};
     CHECK("hash32 partial trailing word", !memcmp(b, want, 7));
+    /* "and"/"or" masks: word 3 of seed 7 is 0xf2c60681 */
+    uint8_t m[16];
+    launch_fill_hash32_masked(m, 16, 7, ~0xBFFFBFFFu, 0x20002000u);
+    CHECK_EQ_U64("hash32 7 word 3 & 0xBFFFBFFF | 0x20002000",
+                 (uint32_t)m[12] | m[13] << 8 | m[14] << 16 | (uint32_t)m[15] << 24, 0xB2C62681);
     /* Against hardware data: bulk_0000 copies a hash32(60) buffer. */
     uint64_t n = 0;
     uint8_t *hw = launch_slurp("tests/conformance/bulk/expected/bulk_0000.dst.bin", &n);
@@ -66,6 +71,44 @@ static const char GOOD[] =
     "\"params\":[{\"pointer\":\"a\",\"offset\":4},{\"u16\":65535},{\"tensor_map\":\"tm\"},{\"s8\":-2},{\"f32\":1.5}],"
     "\"expect\":{\"encode\":[{\"tensor_map\":\"tm\",\"status\":\"CUDA_SUCCESS\"}],"
     "\"buffers\":[{\"name\":\"b\",\"file\":\"b.bin\",\"ignore\":[[0,4]]}]}}";
+
+/* {"hash32": S, "and": A, "or": O} reaches the buffer; bad masks are refused
+ * with their key path. */
+static void test_hash32_masks(void)
+{
+    static const char T[] =
+        "{\"format\":\"ptxi-launch/1\",\"name\":\"t\",\"ptx\":\"k.ptx\",\"kernel\":\"k\","
+        "\"grid\":[1,1,1],\"block\":[32,1,1],\"buffers\":[{\"name\":\"h\",\"bytes\":16,"
+        "\"init\":{\"hash32\":7,\"and\":3221225471,\"or\":536879104}}],\"params\":[]}";
+    char err[1024] = "";
+    launch_case c;
+    int r = parse(T, &c, err, sizeof err);
+    if (r)
+        printf("    %s\n", err);
+    CHECK("hash32 with and/or reads", r == 0);
+    if (!r) {
+        mem_global *g = mem_global_new();
+        r = launch_setup(&c, g, err, sizeof err);
+        CHECK("hash32 with and/or sets up", r == 0);
+        if (!r) {
+            const uint8_t *h = mem_global_host(g, c.buffers[0].addr, 16);
+            CHECK_EQ_U64("masked word 3", (uint32_t)h[12] | h[13] << 8 | h[14] << 16 | (uint32_t)h[15] << 24,
+                         0xB2C62681);
+        }
+        mem_global_free(g);
+        launch_free(&c);
+    }
+    static const char BAD[] =
+        "{\"format\":\"ptxi-launch/1\",\"name\":\"t\",\"ptx\":\"k.ptx\",\"kernel\":\"k\","
+        "\"grid\":[1,1,1],\"block\":[32,1,1],\"buffers\":[{\"name\":\"h\",\"bytes\":16,"
+        "\"init\":{\"hash32\":7,\"or\":4294967296}}],\"params\":[]}";
+    err[0] = 0;
+    r = parse(BAD, &c, err, sizeof err);
+    CHECK("hash32 or beyond 32 bits is refused", r != 0 && strstr(err, "buffers[0].init.or"));
+    if (r != 0 && !strstr(err, "buffers[0].init.or"))
+        printf("    got: %s\n", err);
+    launch_free(&c);
+}
 
 static void test_read_and_setup(void)
 {
@@ -272,6 +315,7 @@ static void test_params_from_ptx(void)
 int main(void)
 {
     test_hash32();
+    test_hash32_masks();
     test_read_and_setup();
     test_npy();
     test_params_from_ptx();
