@@ -21,6 +21,7 @@
 #include <string.h>
 #include <jansson.h>
 #include "cli/launch.h"
+#include "cli/sha256.h"
 
 typedef struct {
     char *buf;
@@ -723,6 +724,19 @@ static int read_expect(errbuf *e, const json_t *o, launch_case *c)
             if (find_buffer_index(c, name) < 0)
                 return fail(e, kp(q, sizeof q, p, "name"), "no buffer named \"%s\"", name);
             eb->name = xstrdup(name);
+            const json_t *sh = json_object_get(x, "sha256");
+            if (sh) {
+                const char *hx = json_is_string(sh) ? json_string_value(sh) : NULL;
+                kp(q, sizeof q, p, "sha256");
+                if (!hx || strlen(hx) != 64 || strspn(hx, "0123456789abcdefABCDEF") != 64)
+                    return fail(e, q, "expected 64 hexadecimal digits");
+                for (int k = 0; k < 32; k++) {
+                    unsigned v = 0;
+                    sscanf(hx + 2 * k, "%2x", &v);
+                    eb->sha256[k] = (uint8_t)v;
+                }
+                eb->has_sha256 = 1;
+            }
             if (file) {
                 eb->file = resolve(c->dir, file);
                 eb->file_rel = xstrdup(file);
@@ -1320,6 +1334,21 @@ static void tensor_coords(const launch_case *c, const char *name, uint64_t off, 
             fprintf(out, "%s%llu", d ? " x " : "", (unsigned long long)m->global_dim[d]);
         fprintf(out, ", innermost first]\n");
     }
+}
+
+int launch_check_sha256(const launch_expect_buf *e, const uint8_t *got, uint64_t n, FILE *out)
+{
+    if (!e->has_sha256)
+        return 0;
+    uint8_t d[32];
+    sha256(got, n, d);
+    if (!memcmp(d, e->sha256, 32))
+        return 0;
+    char gh[65], wh[65];
+    sha256_hex(d, gh);
+    sha256_hex(e->sha256, wh);
+    fprintf(out, "    buffer %s: sha256 %s, want %s\n", e->name, gh, wh);
+    return 1;
 }
 
 uint64_t launch_compare(const launch_case *c, const launch_expect_buf *e, const uint8_t *got, uint64_t n,

@@ -92,6 +92,8 @@ typedef struct launch_expect_buf {
     char *file_rel;        /* as written in the launch file */
     uint64_t (*ignore)[2]; /* [offset, length] byte ranges */
     size_t nignore;
+    int has_sha256;        /* "sha256": the buffer's digest must equal this */
+    uint8_t sha256[32];
 } launch_expect_buf;
 
 typedef struct launch_case {
@@ -165,6 +167,9 @@ uint64_t launch_struct_fields(const launch_param *lp, const char *path, launch_f
  * bytes (a size mismatch counts as one); on a difference writes a
  * description to `out`: up to 8 offsets with got/want, and the tensor
  * coordinates of the first one when a map of the case describes the buffer. */
+/* 1 (and a line on `out`) when e has a "sha256" that the n bytes at got do
+ * not hash to; 0 otherwise. */
+int launch_check_sha256(const launch_expect_buf *e, const uint8_t *got, uint64_t n, FILE *out);
 uint64_t launch_compare(const launch_case *c, const launch_expect_buf *e,
                         const uint8_t *got, uint64_t n, const uint8_t *want, uint64_t wn,
                         FILE *out);

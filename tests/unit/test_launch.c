@@ -10,6 +10,7 @@
 #include "tests/unit/check.h"
 #include "cli/launch.c"
 #include "cli/npy.c"
+#include "cli/sha256.c"
 
 static void test_hash32(void)
 {
@@ -106,6 +107,61 @@ static void test_hash32_masks(void)
     r = parse(BAD, &c, err, sizeof err);
     CHECK("hash32 or beyond 32 bits is refused", r != 0 && strstr(err, "buffers[0].init.or"));
     if (r != 0 && !strstr(err, "buffers[0].init.or"))
+        printf("    got: %s\n", err);
+    launch_free(&c);
+}
+
+/* SHA-256 against FIPS 180-4's examples (one block, two blocks, empty),
+ * and expect.buffers[].sha256 read, checked and refused when malformed. */
+static void test_sha256(void)
+{
+    static const struct { const char *msg, *hex; } V[] = {
+        {"", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"},
+        {"abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"},
+        {"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+         "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"},
+    };
+    for (size_t i = 0; i < sizeof V / sizeof V[0]; i++) {
+        uint8_t d[32];
+        char h[65], what[96];
+        sha256((const uint8_t *)V[i].msg, strlen(V[i].msg), d);
+        sha256_hex(d, h);
+        snprintf(what, sizeof what, "sha256 of a %zu-byte message", strlen(V[i].msg));
+        CHECK(what, !strcmp(h, V[i].hex));
+        if (strcmp(h, V[i].hex))
+            printf("    got %s\n    want %s\n", h, V[i].hex);
+    }
+    static const char T[] =
+        "{\"format\":\"ptxi-launch/1\",\"name\":\"t\",\"ptx\":\"k.ptx\",\"kernel\":\"k\","
+        "\"grid\":[1,1,1],\"block\":[32,1,1],\"buffers\":[{\"name\":\"h\",\"bytes\":3}],\"params\":[],"
+        "\"expect\":{\"buffers\":[{\"name\":\"h\","
+        "\"sha256\":\"BA7816BF8F01CFEA414140DE5DAE2223B00361A396177A9CB410FF61F20015AD\"}]}}";
+    char err[1024] = "";
+    launch_case c;
+    int r = parse(T, &c, err, sizeof err);
+    if (r)
+        printf("    %s\n", err);
+    CHECK("expect sha256 reads", r == 0 && c.nexpect_bufs == 1 && c.expect_bufs[0].has_sha256);
+    if (!r) {
+        char *txt = NULL;
+        size_t tl = 0;
+        FILE *f = open_memstream(&txt, &tl);
+        CHECK("sha256 of \"abc\" matches", launch_check_sha256(&c.expect_bufs[0], (const uint8_t *)"abc", 3, f) == 0);
+        CHECK("sha256 of \"abd\" does not", launch_check_sha256(&c.expect_bufs[0], (const uint8_t *)"abd", 3, f) == 1);
+        fclose(f);
+        CHECK("mismatch names the buffer and both digests",
+              txt && strstr(txt, "buffer h: sha256 ") && strstr(txt, ", want ba7816bf"));
+        free(txt);
+    }
+    launch_free(&c);
+    static const char BAD[] =
+        "{\"format\":\"ptxi-launch/1\",\"name\":\"t\",\"ptx\":\"k.ptx\",\"kernel\":\"k\","
+        "\"grid\":[1,1,1],\"block\":[32,1,1],\"buffers\":[{\"name\":\"h\",\"bytes\":3}],\"params\":[],"
+        "\"expect\":{\"buffers\":[{\"name\":\"h\",\"sha256\":\"ba78\"}]}}";
+    err[0] = 0;
+    r = parse(BAD, &c, err, sizeof err);
+    CHECK("short sha256 refused at its key path", r != 0 && strstr(err, "expect.buffers[0].sha256: expected 64"));
+    if (r && !strstr(err, "expect.buffers[0].sha256"))
         printf("    got: %s\n", err);
     launch_free(&c);
 }
@@ -316,6 +372,7 @@ int main(void)
 {
     test_hash32();
     test_hash32_masks();
+    test_sha256();
     test_read_and_setup();
     test_npy();
     test_params_from_ptx();

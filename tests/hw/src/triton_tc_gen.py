@@ -55,6 +55,7 @@ MASKS = {
     "bf16": (0xBFFFBFFF, 0x3C003C00),  # exponent 120..127
     "f32": (0xBFFFFFFF, 0x3C000000),   # exponent 120..127
     "e4m3": (0xBFBFBFBF, 0x20202020),  # exponent 4..7: [2^-3, 2)
+    "e5m2": (0xBFBFBFBF, 0x20202020),  # exponent 8..15: [2^-7, 2)
     "i8": (0xFFFFFFFF, 0),
 }
 
@@ -67,8 +68,8 @@ import triton.language as tl
 from triton.tools.tensor_descriptor import TensorDescriptor
 
 TDT = {"f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32,
-       "e4m3": torch.float8_e4m3fn, "i8": torch.int8, "i32": torch.int32}
-ESZ = {"f16": 2, "bf16": 2, "f32": 4, "e4m3": 1, "i8": 1, "i32": 4}
+       "e4m3": torch.float8_e4m3fn, "e5m2": torch.float8_e5m2, "i8": torch.int8, "i32": torch.int32}
+ESZ = {"f16": 2, "bf16": 2, "f32": 4, "e4m3": 1, "e5m2": 1, "i8": 1, "i32": 4}
 
 
 def special(kind, rows, cols, seed, role):
@@ -76,7 +77,8 @@ def special(kind, rows, cols, seed, role):
     rows are N, the matrix is used as [N, K])."""
     rng = np.random.default_rng(seed)
     lo, hi, big, sub = {"f16": (-7, 1, 8, 2.0 ** -15), "bf16": (-7, 1, 40, 2.0 ** -127),
-                        "f32": (-7, 1, 40, 2.0 ** -127), "e4m3": (-3, 1, 6, 2.0 ** -7)}[kind]
+                        "f32": (-7, 1, 40, 2.0 ** -127), "e4m3": (-3, 1, 6, 2.0 ** -7),
+                        "e5m2": (-7, 1, 8, 2.0 ** -15)}[kind]
     x = rng.uniform(1, 2, (rows, cols)) * 2.0 ** rng.integers(lo, hi, (rows, cols))
     x *= rng.choice([-1.0, 1.0], (rows, cols))
     for r in range(rows):
@@ -517,8 +519,9 @@ def main():
     print("triton", triton.__version__, "torch", torch.__version__, torch.cuda.get_device_name(), flush=True)
     _wrap_fill()
     # TMA matmuls (wgmma): 128x64x128 random, 64x64x64 special
-    for kind, out, seed in (("f16", "f16", 11), ("bf16", "bf16", 21), ("e4m3", "f16", 31), ("f32", "f32", 41)):
-        bk = 64 if kind == "e4m3" else 32
+    for kind, out, seed in (("f16", "f16", 11), ("bf16", "bf16", 21), ("e4m3", "f16", 31), ("f32", "f32", 41),
+                            ("e5m2", "f32", 91)):
+        bk = 64 if kind in ("e4m3", "e5m2") else 32
         case_tma(kind, "rand", 128, 64, 128, 64, 64, bk, 4, 3, seed, out)
         case_tma(kind, "special", 64, 64, 64, 64, 64, bk, 4, 3, seed + 100, out)
     # pointer loads with masked edges (wgmma)
