@@ -8,9 +8,9 @@
  */
 #include <jansson.h>
 #include "tests/unit/check.h"
-#include "cli/launch.c"
-#include "cli/npy.c"
-#include "cli/sha256.c"
+#include "launch/launch.c"
+#include "launch/npy.c"
+#include "launch/sha256.c"
 
 static void test_hash32(void)
 {
@@ -68,7 +68,7 @@ static const char GOOD[] =
     "\"tensor_maps\":[{\"name\":\"tm\",\"encode\":\"tiled\",\"data_type\":\"FLOAT32\",\"rank\":2,"
     "\"global_address\":{\"buffer\":\"b\",\"offset\":0},\"global_dim\":[32,32],\"global_strides\":[128],"
     "\"box_dim\":[16,8],\"element_strides\":[1,1],\"interleave\":\"NONE\",\"swizzle\":\"NONE\","
-    "\"l2_promotion\":\"NONE\",\"oob_fill\":\"NONE\",\"future_key\":1}],"
+    "\"l2_promotion\":\"NONE\",\"oob_fill\":\"NONE\",\"x-future_key\":1}],"
     "\"params\":[{\"pointer\":\"a\",\"offset\":4},{\"u16\":65535},{\"tensor_map\":\"tm\"},{\"s8\":-2},{\"f32\":1.5}],"
     "\"expect\":{\"encode\":[{\"tensor_map\":\"tm\",\"status\":\"CUDA_SUCCESS\"}],"
     "\"buffers\":[{\"name\":\"b\",\"file\":\"b.bin\",\"ignore\":[[0,4]]}]}}";
@@ -107,6 +107,16 @@ static void test_hash32_masks(void)
     r = parse(BAD, &c, err, sizeof err);
     CHECK("hash32 or beyond 32 bits is refused", r != 0 && strstr(err, "buffers[0].init.or"));
     if (r != 0 && !strstr(err, "buffers[0].init.or"))
+        printf("    got: %s\n", err);
+    launch_free(&c);
+    static const char NOHASH[] =
+        "{\"format\":\"ptxi-launch/1\",\"name\":\"t\",\"ptx\":\"k.ptx\",\"kernel\":\"k\","
+        "\"grid\":[1,1,1],\"block\":[32,1,1],\"buffers\":[{\"name\":\"h\",\"bytes\":16,"
+        "\"init\":{\"fill\":7,\"and\":1}}],\"params\":[]}";
+    err[0] = 0;
+    r = parse(NOHASH, &c, err, sizeof err);
+    CHECK("and/or without hash32 is refused", r != 0 && strstr(err, "go with \"hash32\""));
+    if (r != 0 && !strstr(err, "go with"))
         printf("    got: %s\n", err);
     launch_free(&c);
 }

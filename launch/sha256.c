@@ -1,7 +1,7 @@
 /* sha256.c — SHA-256 as FIPS 180-4 defines it: 512-bit blocks, the message
  * padded with 0x80, zeros and its bit length (big-endian), 64 rounds per
  * block over eight 32-bit working variables. */
-#include "cli/sha256.h"
+#include "launch/sha256.h"
 
 #include <stdio.h>
 #include <string.h>
