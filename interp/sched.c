@@ -40,11 +40,12 @@
  * threads diverged by placing a convergence barrier at the join (BSSY /
  * BSYNC): threads that leave the if early wait there.  ptxi's equivalent:
  * a group that reaches an .aligned instruction while other live lanes of
- * its warp are still behind it (polling an mbarrier, blocked, in a deeper
- * call, or at a lower PC of the same frame) is parked (w->converging) and
- * runs once those lanes arrive, or once none is behind any more (they
- * exited or went elsewhere: then the instruction runs with the lanes that
- * are there, and its own check reports the partial warp).  CuTe's main
+ * its warp are elsewhere (running, polling an mbarrier, blocked) is parked
+ * (w->converging) and runs once they arrive or exit.  If the rest of the
+ * warp parks at another .aligned instruction, the warp has diverged for
+ * good: the lanes run as they are and the instruction's own check reports
+ * the partial warp.  A lane that can never arrive leaves the others parked
+ * and the run ends in a deadlock report that names them.  CuTe's main
  * loop needs this: lane 0 of warp 0 waits on an mbarrier inside
  * `if (warp_idx == 0 && elect_one)` while lanes 1..31 run on to the next
  * wgmma.
@@ -335,25 +336,12 @@ static bool instr_aligned(const interp_ctx *c, int func, uint32_t pc)
     return false;
 }
 
-/* Is a live lane of w outside `here` still behind the point (fr, pc)? */
-static bool lanes_behind(const ip_warp *w, uint32_t here, uint16_t fr, uint32_t pc)
-{
-    uint32_t seq = w->frames[fr].seq;
-    for (uint32_t m = w->valid & ~w->exited & ~here; m; m &= m - 1) {
-        int ln = __builtin_ctz(m);
-        if (w->polling >> ln & 1 || w->st[ln] != INTERP_T_READY)
-            return true;
-        uint32_t s = w->frames[w->fr[ln]].seq;
-        if (s > seq || (w->fr[ln] == fr && w->pc[ln] < pc))
-            return true;
-    }
-    return false;
-}
-
-/* Before group *g executes: if its instruction is .aligned and lanes of the
- * warp are behind, park the group (returns true: do not execute now);
- * otherwise unpark the lanes already waiting at the same instruction and
- * let them execute with *g. */
+/* Before group *g executes: if its instruction is .aligned and live lanes
+ * of the warp are neither here nor parked elsewhere, park the group
+ * (returns true: do not execute now).  Otherwise unpark the lanes waiting
+ * here and execute with them; if the rest of the warp is parked at another
+ * .aligned instruction, the warp diverged for good: unpark everyone and let
+ * the instruction run with the lanes it has (its own check reports it). */
 static bool converge_gate(interp_ctx *c, ip_warp *w, uint32_t *g)
 {
     uint32_t live = w->valid & ~w->exited;
@@ -365,24 +353,25 @@ static bool converge_gate(interp_ctx *c, ip_warp *w, uint32_t *g)
     if (!instr_aligned(c, w->frames[fr].func, pc))
         return false;
     uint32_t here = lanes_at(w, fr, pc) & live & ~w->polling & (*g | w->converging);
-    if (lanes_behind(w, here, fr, pc)) {
+    uint32_t others = live & ~here;
+    if (others & ~w->converging) {
         w->converging |= *g;
         return true;
     }
-    w->converging &= ~here;
+    w->converging = others ? 0 : w->converging & ~here;
     *g = here;
     return false;
 }
 
-/* Unpark lanes of w whose warp-mates are no longer behind them. */
+/* Unpark lanes of w once nothing outside them can still arrive. */
 static void converge_release(ip_warp *w)
 {
-    for (uint32_t m = w->converging; m;) {
-        int ln = __builtin_ctz(m);
-        uint32_t here = lanes_at(w, w->fr[ln], w->pc[ln]) & w->converging;
-        if (!lanes_behind(w, here, w->fr[ln], w->pc[ln]))
-            w->converging &= ~here;
-        m &= ~here;
+    uint32_t live = w->valid & ~w->exited;
+    w->converging &= live;
+    if (w->converging && !(live & ~w->converging)) {
+        /* every live lane is parked: at one instruction (they run together)
+         * or at several (they diverged for good) */
+        w->converging = 0;
     }
 }
 
