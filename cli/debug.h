@@ -129,6 +129,9 @@ void dbg_info_registers(dbg *d, const char *args);
 void dbg_info_mbarriers(dbg *d, const char *args);
 void dbg_info_tmaps(dbg *d, const char *args);
 void dbg_info_async(dbg *d, const char *args);
+void dbg_info_wgmma(dbg *d, const char *args);
+void dbg_info_desc(dbg *d, const char *args);
+void dbg_print_matrix(dbg *d, const char *args);
 void dbg_info_launch(dbg *d, const char *args);
 void dbg_info_line(dbg *d, const char *args);
 

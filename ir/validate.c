@@ -15,6 +15,7 @@
 #include <string.h>
 #include <stdarg.h>
 #include "ir/ir.h"
+#include "tc/wgmma.h"
 
 typedef struct {
     const ir_function *f;
@@ -377,6 +378,48 @@ static void check_tensormap_replace(vctx *c)
 
 /* Does the instruction write its first operand?  (A special register there
  * is an error: they are read-only.) */
+/* mma.sync (dense): shape and types must be a form of tc/shapes.def (the
+ * table the interpreter runs from); the sparse forms are checked at run time. */
+static const struct { uint8_t m, n; uint16_t k; uint8_t d, a, b, c; } mma_forms[] = {
+#define TC_MMA(M, N, K, D, A, B, C, RUNS) { M, N, K, IR_T_##D, IR_T_##A, IR_T_##B, IR_T_##C },
+#include "tc/shapes.def"
+#undef TC_MMA
+};
+
+static void check_mma(vctx *c)
+{
+    const ir_instr *in = c->in;
+    static const struct { ir_mod mod; uint8_t m, n; uint16_t k; } shapes[] = {
+        { IR_M_M16N8K4, 16, 8, 4 }, { IR_M_M16N8K8, 16, 8, 8 }, { IR_M_M16N8K16, 16, 8, 16 },
+        { IR_M_M16N8K32, 16, 8, 32 }, { IR_M_M16N8K64, 16, 8, 64 }, { IR_M_M16N8K128, 16, 8, 128 },
+        { IR_M_M16N8K256, 16, 8, 256 }, { IR_M_M8N8K4, 8, 8, 4 }, { IR_M_M8N8K16, 8, 8, 16 },
+        { IR_M_M8N8K32, 8, 8, 32 }, { IR_M_M8N8K128, 8, 8, 128 },
+    };
+    if (ir_has(in, IR_M_SP) || ir_has(in, IR_M_ORDERED_METADATA))
+        return;
+    int si = -1;
+    for (int i = 0; i < (int)(sizeof shapes / sizeof shapes[0]); i++)
+        if (ir_has(in, shapes[i].mod))
+            si = i;
+    if (si < 0) {
+        verr(c, "%s: a shape (.m16n8k16, ...) is required", mn(c));
+        return;
+    }
+    if (in->ntypes != 4) {
+        verr(c, "%s: four types are required (.dtype.atype.btype.ctype)", mn(c));
+        return;
+    }
+    for (int i = 0; i < (int)(sizeof mma_forms / sizeof mma_forms[0]); i++)
+        if (mma_forms[i].m == shapes[si].m && mma_forms[i].n == shapes[si].n &&
+            mma_forms[i].k == shapes[si].k && mma_forms[i].d == in->types[0] &&
+            mma_forms[i].a == in->types[1] && mma_forms[i].b == in->types[2] &&
+            mma_forms[i].c == in->types[3])
+            return;
+    verr(c, "%s: .m%un%uk%u does not take the types .%s.%s.%s.%s (d, a, b, c)", mn(c),
+         shapes[si].m, shapes[si].n, shapes[si].k, ir_types[in->types[0]].name,
+         ir_types[in->types[1]].name, ir_types[in->types[2]].name, ir_types[in->types[3]].name);
+}
+
 static int writes_opd0(int op)
 {
     switch (op) {
@@ -783,6 +826,47 @@ static void check_avail(vctx *c, const ir_module *m)
 #undef SREG
 }
 
+/* wgmma.mma_async's registers, as ptxas takes them: D and the A fragment
+ * 32-bit (A not .f32), descriptors 64-bit, the sparsity metadata 32-bit */
+static int reg_bits(const vctx *c, const ir_operand *o, char *kind)
+{
+    if (o->kind != IR_OPD_REG || !c->f)
+        return -1;
+    int t = c->f->regs[o->u.reg].type;
+    *kind = ir_types[t].kind;
+    return ir_types[t].bits;
+}
+
+static void wgmma_reg_types(vctx *c, const tc_wg_form *f)
+{
+    const ir_instr *in = c->in;
+    char k;
+    for (int v = 0; v < (f->a_regs ? 2 : 1); v++) {
+        const ir_operand *o = &in->opd[v];
+        for (uint32_t i = 0; c->f && i < o->u.vec.n; i++) {
+            int b = reg_bits(c, &c->f->vecpool[o->u.vec.first + i], &k);
+            if (b >= 0 && (b != 32 || (v == 1 && k == 'f'))) {
+                verr_opd(c, (unsigned)v, "%s: %s registers must be 32-bit%s", mn(c), v ? "the A fragment's" : "D's",
+                         v ? " integer or bit-size (.b32)" : "");
+                return;
+            }
+        }
+    }
+    int descs[2] = { f->a_regs ? -1 : f->o_a, f->o_b };
+    for (int i = 0; i < 2; i++) {
+        int b = descs[i] >= 0 ? reg_bits(c, &in->opd[descs[i]], &k) : -1;
+        if (b >= 0 && b != 64) {
+            verr_opd(c, (unsigned)descs[i], "%s: a matrix descriptor is a 64-bit register", mn(c));
+            return;
+        }
+    }
+    if (f->sparse) {
+        int b = reg_bits(c, &in->opd[f->o_meta], &k);
+        if (b >= 0 && b != 32)
+            verr_opd(c, f->o_meta, "%s: the sparsity metadata is a 32-bit register", mn(c));
+    }
+}
+
 int ir_validate_instr(const ir_module *m, const ir_function *f, const ir_instr *in,
                       const ir_opd_locs *locs, ir_diag *d)
 {
@@ -851,6 +935,26 @@ int ir_validate_instr(const ir_module *m, const ir_function *f, const ir_instr *
     case IR_OP_FENCE:
         check_fence(&c);
         break;
+    case IR_OP_WGMMA_MMA_ASYNC: {
+        tc_wg_form wf;
+        char why[200];
+        int k;
+        if (tc_wgmma_decode(in, &wf, &k, why, sizeof why)) {
+            if (k < 0)
+                verr(&c, "%s: %s", mn(&c), why);
+            else
+                verr_opd(&c, (unsigned)k, "%s: %s", mn(&c), why);
+        } else {
+            wgmma_reg_types(&c, &wf);
+        }
+        break;
+    }
+    case IR_OP_WGMMA_FENCE: case IR_OP_WGMMA_COMMIT_GROUP: case IR_OP_WGMMA_WAIT_GROUP:
+        if (!ir_has(in, IR_M_SYNC) || !ir_has(in, IR_M_ALIGNED))
+            verr(&c, "%s needs .sync.aligned", mn(&c));
+        else if (in->op == IR_OP_WGMMA_WAIT_GROUP && in->opd[0].kind != IR_OPD_IMM)
+            verr_opd(&c, 0, "%s needs an integer constant operand", mn(&c));
+        break;
     case IR_OP_BARRIER_CLUSTER:
         if (ir_has(in, IR_M_ARRIVE) == ir_has(in, IR_M_WAIT))
             verr(&c, "%s needs exactly one of .arrive or .wait", mn(&c));
@@ -877,6 +981,9 @@ int ir_validate_instr(const ir_module *m, const ir_function *f, const ir_instr *
         break;
     case IR_OP_TENSORMAP_REPLACE:
         check_tensormap_replace(&c);
+        break;
+    case IR_OP_MMA:
+        check_mma(&c);
         break;
     case IR_OP_TENSORMAP_CP_FENCEPROXY:
         if (!ir_has(in, IR_M_TENSORMAP_GENERIC) || in->sem != IR_M_RELEASE)

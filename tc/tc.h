@@ -12,5 +12,7 @@
 #define PTXI_TC_H
 
 #include "tc/dot.h"
+#include "tc/warp.h"
+#include "tc/wgmma.h"
 
 #endif
