@@ -501,11 +501,21 @@ def interp_bench():
     import builtins
     import triton.runtime.interpreter as interp_mod
 
-    def int_(x=0, *a):
-        if isinstance(x, np.ndarray) and x.size == 1 and not a:
-            return builtins.int(x.reshape(-1)[0])
-        return builtins.int(x, *a)
-    interp_mod.int = int_
+    class _IntMeta(type):  # isinstance/issubclass as int; calls accept 1-element arrays
+        def __instancecheck__(cls, o):
+            return isinstance(o, builtins.int)
+
+        def __subclasscheck__(cls, t):
+            return issubclass(t, builtins.int)
+
+        def __call__(cls, x=0, *a):
+            if isinstance(x, np.ndarray) and x.size == 1 and not a:
+                return builtins.int(x.reshape(-1)[0])
+            return builtins.int(x, *a)
+
+    class _Int(metaclass=_IntMeta):
+        pass
+    interp_mod.int = _Int
     M = N = K = 512
     A = torch.frombuffer(bytearray(hash_bytes(M * K * 2, 901, *MASKS["f16"])), dtype=torch.uint8).view(torch.float16).reshape(M, K)
     B = torch.frombuffer(bytearray(hash_bytes(N * K * 2, 902, *MASKS["f16"])), dtype=torch.uint8).view(torch.float16).reshape(N, K)
