@@ -57,7 +57,7 @@ static const fmt *type_fmt(int t)
     }
 }
 
-static inline fnum decode(const fmt *f, uint32_t bits)
+static inline __attribute__((always_inline)) fnum decode(const fmt *f, uint32_t bits)
 {
     fnum r;
     unsigned emax = (1u << f->ebits) - 1;
@@ -136,8 +136,9 @@ static uint64_t encode(uint64_t mag, int scale, int neg, int dtype, int keep, in
     return sgn | ((uint64_t)(ex + f->bias) << f->mbits) | frac;
 }
 
-/* One fused floating-point step over n products and c. */
-static uint64_t fused_step(const fmt *fa, const fmt *fb, int atype, int btype,
+/* One fused floating-point step over n products and c.  Inlined into
+ * fused_fixed per common format pair so that decoding folds to constants. */
+static inline __attribute__((always_inline)) uint64_t fused_step(const fmt *fa, const fmt *fb, int atype, int btype,
                            const uint32_t *a, const uint32_t *b, int n,
                            int ctype, uint64_t c, int has_c, int dtype, int F, int dkeep, int rne)
 {
@@ -204,6 +205,32 @@ static uint64_t fused_step(const fmt *fa, const fmt *fb, int atype, int btype,
     int neg = S < 0;
     uint64_t mag = neg ? (uint64_t)(-S) : (uint64_t)S;
     return encode(mag, maxe - F, neg, dtype, dkeep, rne);
+}
+
+/* fused_step with both formats known at compile time (the hot forms) */
+#define FUSED_FIXED(NAME, FA, FB, TA, TB)                                                    \
+    static uint64_t NAME(const uint32_t *a, const uint32_t *b, int n, int ctype, uint64_t c, \
+                         int has_c, int dtype, int F, int dkeep, int rne)                    \
+    {                                                                                        \
+        return fused_step(FA, FB, TA, TB, a, b, n, ctype, c, has_c, dtype, F, dkeep, rne);   \
+    }
+FUSED_FIXED(fused_f16, &FMT_F16, &FMT_F16, TC_T_F16, TC_T_F16)
+FUSED_FIXED(fused_bf16, &FMT_BF16, &FMT_BF16, TC_T_BF16, TC_T_BF16)
+FUSED_FIXED(fused_tf32, &FMT_TF32, &FMT_TF32, TC_T_TF32, TC_T_TF32)
+
+static uint64_t fused_any(const fmt *fa, const fmt *fb, int atype, int btype,
+                          const uint32_t *a, const uint32_t *b, int n,
+                          int ctype, uint64_t c, int has_c, int dtype, int F, int dkeep, int rne)
+{
+    if (atype == btype) {
+        if (atype == TC_T_F16)
+            return fused_f16(a, b, n, ctype, c, has_c, dtype, F, dkeep, rne);
+        if (atype == TC_T_BF16)
+            return fused_bf16(a, b, n, ctype, c, has_c, dtype, F, dkeep, rne);
+        if (atype == TC_T_TF32)
+            return fused_tf32(a, b, n, ctype, c, has_c, dtype, F, dkeep, rne);
+    }
+    return fused_step(fa, fb, atype, btype, a, b, n, ctype, c, has_c, dtype, F, dkeep, rne);
 }
 
 /* IEEE additions rounded to nearest, as FADD and HADD2 do (NaN results are
@@ -306,8 +333,8 @@ static uint64_t mma_fp8(const struct tc_dot_op *op, const fmt *fa, const fmt *fb
         else { a1[n1] = a[k]; b1[n1++] = b[k]; }
     }
     int dt = op->dtype;
-    uint64_t t = fused_step(fa, fb, op->atype, op->btype, a0, b0, n0, dt, 0, 0, dt, 25, dkeep, rne);
-    t = fused_step(fa, fb, op->atype, op->btype, a1, b1, n1, dt, t, 1, dt, 25, dkeep, rne);
+    uint64_t t = fused_any(fa, fb, op->atype, op->btype, a0, b0, n0, dt, 0, 0, dt, 25, dkeep, rne);
+    t = fused_any(fa, fb, op->atype, op->btype, a1, b1, n1, dt, t, 1, dt, 25, dkeep, rne);
     if (op->no_c)
         return t;
     if (dt == TC_T_F16)
@@ -349,7 +376,7 @@ uint64_t tc_dot(const struct tc_dot_op *op, const uint32_t *a, const uint32_t *b
     int has_c = !op->no_c, ctype = op->ctype;
     for (int i = 0; i < n; i += step) {
         int m = n - i < step ? n - i : step;
-        acc = fused_step(fa, fb, op->atype, op->btype, a + i, b + i, m, ctype, acc, has_c,
+        acc = fused_any(fa, fb, op->atype, op->btype, a + i, b + i, m, ctype, acc, has_c,
                          op->dtype, F, dkeep, rne);
         has_c = 1;
         ctype = op->dtype;
