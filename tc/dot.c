@@ -365,7 +365,7 @@ uint64_t tc_dot(const struct tc_dot_op *op, const uint32_t *a, const uint32_t *b
         if (op->dtype != TC_T_F16)
             dkeep = 13;
     }
-    if (fp8 && !wg && op->family == TC_FAM_MMA)
+    if (fp8 && !wg)
         return mma_fp8(op, fa, fb, a, b, n, c, dkeep, rne);
     int step = n;
     if (op->family == TC_FAM_WMMA && op->atype == TC_T_TF32 && op->k == 8)

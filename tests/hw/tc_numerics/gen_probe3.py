@@ -52,6 +52,10 @@ R = [
     (16, 8, 16, 'f32', 'tf32', 'tf32', 'f32', 'sp'),
     (16, 8, 64, 's32', 's4', 's4', 's32', 'sp'),
     (16, 8, 128, 's32', 'u4', 'u4', 's32', 'sp'),
+    (16, 8, 32, 'f32', 'e5m2', 'e4m3', 'f32', ''),
+    (16, 8, 32, 'f16', 'e4m3', 'e5m2', 'f16', ''),
+    (16, 8, 64, 'f32', 'e4m3', 'e5m2', 'f32', 'sp'),
+    (16, 8, 64, 'f32', 'e5m2', 'e5m2', 'f32', 'sp'),
 ]
 
 def rname(r):
@@ -129,7 +133,9 @@ static void save(const char *dir, const char *name, const std::vector<u64> &D, i
     fclose(f);
     snprintf(path, sizeof path, "%s/%s.d", dir, name);
     f = fopen(path, "wb");
-    for (size_t i = 0; i < n && i < RAWN; i++) fwrite(&D[i], w, 1, f);
+    const char *all = getenv("TCN_RAWALL"); /* names whose every unit is kept raw */
+    size_t rawn = all && strstr(all, name) ? n : RAWN;
+    for (size_t i = 0; i < n && i < rawn; i++) fwrite(&D[i], w, 1, f);
     fclose(f);
     printf("%s: %zu units\\n", name, n);
 }""")

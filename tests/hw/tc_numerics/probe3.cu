@@ -31,7 +31,9 @@ static void save(const char *dir, const char *name, const std::vector<u64> &D, i
     fclose(f);
     snprintf(path, sizeof path, "%s/%s.d", dir, name);
     f = fopen(path, "wb");
-    for (size_t i = 0; i < n && i < RAWN; i++) fwrite(&D[i], w, 1, f);
+    const char *all = getenv("TCN_RAWALL"); /* names whose every unit is kept raw */
+    size_t rawn = all && strstr(all, name) ? n : RAWN;
+    for (size_t i = 0; i < n && i < rawn; i++) fwrite(&D[i], w, 1, f);
     fclose(f);
     printf("%s: %zu units\n", name, n);
 }
@@ -353,6 +355,46 @@ __global__ void r31(const u64 *A, const u64 *B, const u64 *C, u64 *D)
     for (int i = 0; i < 4; i++) b[i] = (unsigned)B[base * 4 + i];
     for (int i = 0; i < 4; i++) c[i] = (unsigned)C[base * 4 + i];
     asm volatile("mma.sp::ordered_metadata.sync.aligned.m16n8k128.row.col.s32.u4.u4.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9,%10,%11}, {%12,%13,%14,%15}, %16, 0x0;" : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3]) : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(b[2]), "r"(b[3]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(0x44444444u));
+    for (int i = 0; i < 4; i++) D[base * 4 + i] = d[i];
+}
+__global__ void r32(const u64 *A, const u64 *B, const u64 *C, u64 *D)
+{
+    size_t base = (size_t)blockIdx.x * 32 + threadIdx.x;
+    unsigned a[4], b[2], c[4], d[4];
+    for (int i = 0; i < 4; i++) a[i] = (unsigned)A[base * 4 + i];
+    for (int i = 0; i < 2; i++) b[i] = (unsigned)B[base * 2 + i];
+    for (int i = 0; i < 4; i++) c[i] = (unsigned)C[base * 4 + i];
+    asm volatile("mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e4m3.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%10,%11,%12,%13};" : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3]) : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));
+    for (int i = 0; i < 4; i++) D[base * 4 + i] = d[i];
+}
+__global__ void r33(const u64 *A, const u64 *B, const u64 *C, u64 *D)
+{
+    size_t base = (size_t)blockIdx.x * 32 + threadIdx.x;
+    unsigned a[4], b[2], c[2], d[2];
+    for (int i = 0; i < 4; i++) a[i] = (unsigned)A[base * 4 + i];
+    for (int i = 0; i < 2; i++) b[i] = (unsigned)B[base * 2 + i];
+    for (int i = 0; i < 2; i++) c[i] = (unsigned)C[base * 2 + i];
+    asm volatile("mma.sync.aligned.m16n8k32.row.col.f16.e4m3.e5m2.f16 {%0,%1}, {%2,%3,%4,%5}, {%6,%7}, {%8,%9};" : "=r"(d[0]), "=r"(d[1]) : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]));
+    for (int i = 0; i < 2; i++) D[base * 2 + i] = d[i];
+}
+__global__ void r34(const u64 *A, const u64 *B, const u64 *C, u64 *D)
+{
+    size_t base = (size_t)blockIdx.x * 32 + threadIdx.x;
+    unsigned a[4], b[4], c[4], d[4];
+    for (int i = 0; i < 4; i++) a[i] = (unsigned)A[base * 4 + i];
+    for (int i = 0; i < 4; i++) b[i] = (unsigned)B[base * 4 + i];
+    for (int i = 0; i < 4; i++) c[i] = (unsigned)C[base * 4 + i];
+    asm volatile("mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.f32.e4m3.e5m2.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9,%10,%11}, {%12,%13,%14,%15}, %16, 0x0;" : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3]) : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(b[2]), "r"(b[3]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(0x44444444u));
+    for (int i = 0; i < 4; i++) D[base * 4 + i] = d[i];
+}
+__global__ void r35(const u64 *A, const u64 *B, const u64 *C, u64 *D)
+{
+    size_t base = (size_t)blockIdx.x * 32 + threadIdx.x;
+    unsigned a[4], b[4], c[4], d[4];
+    for (int i = 0; i < 4; i++) a[i] = (unsigned)A[base * 4 + i];
+    for (int i = 0; i < 4; i++) b[i] = (unsigned)B[base * 4 + i];
+    for (int i = 0; i < 4; i++) c[i] = (unsigned)C[base * 4 + i];
+    asm volatile("mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.f32.e5m2.e5m2.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9,%10,%11}, {%12,%13,%14,%15}, %16, 0x0;" : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3]) : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(b[2]), "r"(b[3]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(0x44444444u));
     for (int i = 0; i < 4; i++) D[base * 4 + i] = d[i];
 }
 __global__ void w0(const void *A, const void *B, const void *C, void *D)
@@ -743,6 +785,10 @@ int main(int argc, char **argv)
         {"mmar_m16n8k16_f32_tf32_f32_sp", r29, 2, 2, 5, 32, 32, 32, 4, 4, 4, 4, 16, 8, 4},
         {"mmar_m16n8k64_s32_s4_s32_sp", r30, 11, 11, 14, 4, 4, 32, 2, 2, 4, 4, 16, 8, 4},
         {"mmar_m16n8k128_s32_u4_s32_sp", r31, 12, 12, 14, 4, 4, 32, 4, 4, 4, 4, 16, 8, 4},
+        {"mmar_m16n8k32_f32_e5m2e4m3_f32", r32, 4, 3, 5, 8, 8, 32, 4, 2, 4, 4, 16, 8, 4},
+        {"mmar_m16n8k32_f16_e4m3e5m2_f16", r33, 3, 4, 0, 8, 8, 16, 4, 2, 2, 2, 16, 8, 4},
+        {"mmar_m16n8k64_f32_e4m3e5m2_f32_sp", r34, 3, 4, 5, 8, 8, 32, 4, 4, 4, 4, 16, 8, 4},
+        {"mmar_m16n8k64_f32_e5m2_f32_sp", r35, 4, 4, 5, 8, 8, 32, 4, 4, 4, 4, 16, 8, 4},
     };
     for (int ci = 0; ci < (int)(sizeof rc / sizeof rc[0]); ci++) {
         const RC &r = rc[ci]; uint32_t gid = 200 + ci;
