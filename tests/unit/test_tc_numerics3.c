@@ -15,7 +15,7 @@
 #include "tc/warp.h"
 #include "tests/hw/tc_numerics/gen.h"
 
-enum part { P_R, P_S, P_W, P_G };
+enum part { P_R, P_S, P_W, P_G, P_GS };
 
 struct combo {
     const char *name;
@@ -97,6 +97,13 @@ static const struct combo combos[] = {
     {"wgmma_m64n8k32_s32_u8s8", P_G, 303, 64, 8, 32, S32, U8, S8, S32, 0, 0, 8, 6, 14},
     {"wgmma_m64n8k32_s32_u8u8_sat", P_G, 304, 64, 8, 32, S32, U8, U8, S32, 1, 0, 8, 8, 14},
     {"wgmma_m64n8k32_s32_s8u8_sat", P_G, 305, 64, 8, 32, S32, S8, U8, S32, 1, 0, 6, 8, 14},
+    {"wgmmasp_m64n8k32_f32_f16", P_GS, 500, 64, 8, 32, F32, F16, F16, F32, 0, 0, 0, 0, 5},
+    {"wgmmasp_m64n8k32_f16_f16", P_GS, 501, 64, 8, 32, F16, F16, F16, F16, 0, 0, 0, 0, 0},
+    {"wgmmasp_m64n8k32_f32_bf16", P_GS, 502, 64, 8, 32, F32, BF16, BF16, F32, 0, 0, 1, 1, 5},
+    {"wgmmasp_m64n8k16_f32_tf32", P_GS, 503, 64, 8, 16, F32, TF32, TF32, F32, 0, 0, 2, 2, 5},
+    {"wgmmasp_m64n8k64_f32_e4m3", P_GS, 504, 64, 8, 64, F32, E4, E4, F32, 0, 0, 3, 3, 5},
+    {"wgmmasp_m64n8k64_f16_e5m2", P_GS, 505, 64, 8, 64, F16, E5, E5, F16, 0, 0, 4, 4, 0},
+    {"wgmmasp_m64n8k64_s32_s8", P_GS, 506, 64, 8, 64, S32, S8, S8, S32, 0, 0, 6, 6, 14},
 };
 
 static unsigned tbits(int t)
@@ -232,11 +239,12 @@ static uint64_t model_elem(const struct combo *cb, int t, int e)
 {
     int row = e / cb->N, n = e % cb->N, K = cb->K;
     uint32_t a[2 * 256], b[2 * 256];
-    int words = cb->at == B1 ? K / 32 : K;
+    int words = cb->at == B1 ? K / 32 : cb->part == P_GS ? K / 2 : K;
     for (int k = 0; k < words; k++) {
         uint64_t x = tcg_elem(cb->ak, cb->gid, t, 0, row * words + k);
         uint64_t y = cb->part == P_W ? tcg_elem(cb->bk, cb->gid, t, 1, n * words + k)
-                                     : tcg_elem(cb->bk, cb->gid, t, 1, k * cb->N + n);
+                   : cb->part == P_GS ? tcg_elem(cb->bk, cb->gid, t, 1, sp_dense(cb->at, k) * cb->N + n)
+                                      : tcg_elem(cb->bk, cb->gid, t, 1, k * cb->N + n);
         if (cb->at == F64) {
             a[2 * k] = (uint32_t)x; a[2 * k + 1] = (uint32_t)(x >> 32);
             b[2 * k] = (uint32_t)y; b[2 * k + 1] = (uint32_t)(y >> 32);
@@ -246,11 +254,11 @@ static uint64_t model_elem(const struct combo *cb, int t, int e)
         }
     }
     uint64_t c = cb->ck == 14 ? tcg_s32c(cb->gid, t, e) : tcg_elem(cb->ck, cb->gid, t, 2, e);
-    struct tc_dot_op op = { .family = cb->part == P_W ? TC_FAM_WMMA : TC_FAM_WGMMA, .atype = cb->at,
+    struct tc_dot_op op = { .family = cb->part == P_W ? TC_FAM_WMMA : cb->part == P_GS ? TC_FAM_WGMMA_SP : TC_FAM_WGMMA, .atype = cb->at,
                             .btype = cb->bt, .ctype = cb->ct, .dtype = cb->dt, .satfinite = cb->sat,
                             .bop = cb->bop, .k = (uint16_t)K, .shape_m = (uint16_t)cb->M,
                             .shape_n = (uint16_t)cb->N };
-    return tc_dot(&op, a, b, K, c);
+    return tc_dot(&op, a, b, cb->at == B1 ? K : words, c); /* .b1: n counts bits */
 }
 
 static void check_combo(const struct combo *cb, const char *dir)

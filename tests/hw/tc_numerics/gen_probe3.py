@@ -102,6 +102,14 @@ WC = {'f32': 'float', 'f16': 'half', 's32': 'int', 'f64': 'double'}
 G = [('f16', 'e5m2', 'e5m2', 0), ('f32', 'e4m3', 'e5m2', 0), ('f16', 'e5m2', 'e4m3', 0),
      ('s32', 'u8', 's8', 0), ('s32', 'u8', 'u8', 1), ('s32', 's8', 'u8', 1)]
 
+# S: wgmma.sp m64n8kK with metadata 0x44444444 (selector 0): d, a (= b), K (dense)
+S = [('f32', 'f16', 32), ('f16', 'f16', 32), ('f32', 'bf16', 32), ('f32', 'tf32', 16),
+     ('f32', 'e4m3', 64), ('f16', 'e5m2', 64), ('s32', 's8', 64)]
+
+def sname(x):
+    d, a, K = x
+    return f"wgmmasp_m64n8k{K}_{d}_{a}"
+
 def gname(g):
     d, a, b, s = g
     return f"wgmma_m64n8k32_{d}_{a}{b}" + ("_sat" if s else '')
@@ -249,6 +257,32 @@ for idx, g in enumerate(G):
         o("    for (int i = 0; i < 4; i++) d[(r0 + 8 * (i >> 1)) * 8 + 2 * t + (i & 1)] = dr[i];")
     o("}")
 
+S_BODY = '    __shared__ __align__(128) unsigned char sb[1024];\n    int tile = blockIdx.x, tid = threadIdx.x, w = tid / 32, lane = tid % 32, g = lane / 4, t = lane % 4;\n    const u64 *a = A + (size_t)tile * 64 * KC, *b = B + (size_t)tile * K * 8, *c = Cm + (size_t)tile * 64 * 8;\n    u64 *d = D + (size_t)tile * 64 * 8;\n    for (int i = tid; i < K * 8; i += 128) {\n        int k = i / 8, n = i % 8, off = (k / epc) * 128 + n * 16 + (k % epc) * esz;\n        u64 v = b[k * 8 + n];\n        for (int e = 0; e < esz; e++) sb[off + e] = (unsigned char)(v >> (8 * e));\n    }\n    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");\n    __syncthreads();\n    unsigned sa = (unsigned)__cvta_generic_to_shared(sb);\n    u64 desc = (u64)((sa & 0x3FFFF) >> 4) | ((u64)(128 >> 4) << 16) | ((u64)(128 >> 4) << 32);\n    unsigned ar[4], dr[4], meta = 0x44444444u;\n    int r0 = 16 * w + g;\n    for (int i = 0; i < 4; i++) {\n        int r = r0 + 8 * (i & 1);\n        if (esz == 2) ar[i] = (unsigned)(a[r * KC + 2 * t + 8 * (i >> 1)] & 0xffff) | (unsigned)(a[r * KC + 2 * t + 1 + 8 * (i >> 1)] & 0xffff) << 16;\n        else if (esz == 4) ar[i] = (unsigned)a[r * KC + t + 4 * (i >> 1)];\n        else { int k0 = 4 * t + 16 * (i >> 1); ar[i] = 0; for (int e = 0; e < 4; e++) ar[i] |= (unsigned)(a[r * KC + k0 + e] & 0xff) << (8 * e); }\n    }'
+# ---- S kernels (wgmma.sp): B as probe_wg.cu lays it, A the compressed K/2
+for idx, x in enumerate(S):
+    d, a, K = x
+    esz = {'f16': 2, 'bf16': 2, 'tf32': 4, 'e4m3': 1, 'e5m2': 1, 's8': 1}[a]
+    o(f"__global__ void s{idx}(const u64 *A, const u64 *B, const u64 *Cm, u64 *D)\n{{")
+    o(f"    const int K = {K}, KC = {K // 2}, esz = {esz}, epc = 16 / esz;")
+    o(S_BODY)
+    if d == 'f16':
+        o("    for (int i = 0; i < 2; i++) dr[i] = (unsigned)(c[(r0 + 8 * i) * 8 + 2 * t] & 0xffff) | (unsigned)(c[(r0 + 8 * i) * 8 + 2 * t + 1] & 0xffff) << 16;")
+    else:
+        o("    for (int i = 0; i < 4; i++) dr[i] = (unsigned)c[(r0 + 8 * (i >> 1)) * 8 + 2 * t + (i & 1)];")
+    o('    asm volatile("wgmma.fence.sync.aligned;" ::: "memory");')
+    imm = ", 1, 1, 0" if a in ('f16', 'bf16') else (", 1, 1" if a in ('tf32', 'e4m3', 'e5m2') else "")
+    if d == 'f16':
+        o(f'    asm volatile("{{ .reg .pred p; setp.ne.b32 p, 1, 0; wgmma.mma_async.sp.sync.aligned.m64n8k{K}.f16.{a}.{a} {{%0,%1}}, {{%2,%3,%4,%5}}, %6, %7, 0, p{imm}; }}" : "+r"(dr[0]), "+r"(dr[1]) : "r"(ar[0]), "r"(ar[1]), "r"(ar[2]), "r"(ar[3]), "l"(desc), "r"(meta));')
+    else:
+        o(f'    asm volatile("{{ .reg .pred p; setp.ne.b32 p, 1, 0; wgmma.mma_async.sp.sync.aligned.m64n8k{K}.{d}.{a}.{a} {{%0,%1,%2,%3}}, {{%4,%5,%6,%7}}, %8, %9, 0, p{imm}; }}" : "+r"(dr[0]), "+r"(dr[1]), "+r"(dr[2]), "+r"(dr[3]) : "r"(ar[0]), "r"(ar[1]), "r"(ar[2]), "r"(ar[3]), "l"(desc), "r"(meta));')
+    o('    asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");')
+    o('    asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");')
+    if d == 'f16':
+        o("    for (int i = 0; i < 2; i++) { d[(r0 + 8 * i) * 8 + 2 * t] = dr[i] & 0xffff; d[(r0 + 8 * i) * 8 + 2 * t + 1] = dr[i] >> 16; }")
+    else:
+        o("    for (int i = 0; i < 4; i++) d[(r0 + 8 * (i >> 1)) * 8 + 2 * t + (i & 1)] = dr[i];")
+    o("}")
+
 # ---- host
 o("""static u64 *dev(const std::vector<u64> &v) { u64 *p; CK(cudaMalloc(&p, v.size() * 8 + 8)); CK(cudaMemcpy(p, v.data(), v.size() * 8, cudaMemcpyHostToDevice)); return p; }
 static void *devb(const std::vector<unsigned char> &v) { void *p; CK(cudaMalloc(&p, v.size() + 8)); CK(cudaMemcpy(p, v.data(), v.size(), cudaMemcpyHostToDevice)); return p; }
@@ -333,6 +367,13 @@ o("""    for (int ci = 0; ci < (int)(sizeof gc / sizeof gc[0]); ci++) {
         save(dir, g.name, D, 4);
         cudaFree(dA); cudaFree(dB); cudaFree(dC); cudaFree(dD);
     }
-    return 0;
+""")
+o("    struct SC { const char *name; RK k; int ak, ck, K; } sc[] = {")
+for idx, x in enumerate(S):
+    d, a, K = x
+    o(f'        {{"{sname(x)}", s{idx}, {KIND[a]}, {KIND[d] if d != "f32" else 5}, {K}}},')
+o("    };")
+o('    for (int ci = 0; ci < (int)(sizeof sc / sizeof sc[0]); ci++) {\n        const SC &g = sc[ci]; uint32_t gid = 500 + ci; int nt = 200, KC = g.K / 2;\n        std::vector<u64> A((size_t)nt * 64 * KC), B((size_t)nt * g.K * 8), C((size_t)nt * 512), D((size_t)nt * 512);\n        for (int t = 0; t < nt; t++) {\n            for (int i = 0; i < 64 * KC; i++) A[(size_t)t * 64 * KC + i] = tcg_elem(g.ak, gid, t, 0, i);\n            for (int i = 0; i < g.K * 8; i++) B[(size_t)t * g.K * 8 + i] = tcg_elem(g.ak, gid, t, 1, i);\n            for (int i = 0; i < 512; i++) C[(size_t)t * 512 + i] = g.ck == 14 ? tcg_s32c(gid, t, i) : tcg_elem(g.ck, gid, t, 2, i);\n        }\n        u64 *dA = dev(A), *dB = dev(B), *dC = dev(C), *dD = dev(D);\n        g.k<<<nt, 128>>>(dA, dB, dC, dD);\n        CK(cudaGetLastError()); CK(cudaDeviceSynchronize());\n        CK(cudaMemcpy(D.data(), dD, D.size() * 8, cudaMemcpyDeviceToHost));\n        for (auto &x : D) x &= 0xffffffffull;\n        save(dir, g.name, D, 4);\n        cudaFree(dA); cudaFree(dB); cudaFree(dC); cudaFree(dD);\n    }')
+o("""    return 0;
 }""")
 sys.stdout.write("\n".join(out) + "\n")

@@ -739,6 +739,223 @@ __global__ void g5(const u64 *A, const u64 *B, const u64 *Cm, u64 *D)
     asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     for (int i = 0; i < 4; i++) d[(r0 + 8 * (i >> 1)) * 8 + 2 * t + (i & 1)] = dr[i];
 }
+__global__ void s0(const u64 *A, const u64 *B, const u64 *Cm, u64 *D)
+{
+    const int K = 32, KC = 16, esz = 2, epc = 16 / esz;
+    __shared__ __align__(128) unsigned char sb[1024];
+    int tile = blockIdx.x, tid = threadIdx.x, w = tid / 32, lane = tid % 32, g = lane / 4, t = lane % 4;
+    const u64 *a = A + (size_t)tile * 64 * KC, *b = B + (size_t)tile * K * 8, *c = Cm + (size_t)tile * 64 * 8;
+    u64 *d = D + (size_t)tile * 64 * 8;
+    for (int i = tid; i < K * 8; i += 128) {
+        int k = i / 8, n = i % 8, off = (k / epc) * 128 + n * 16 + (k % epc) * esz;
+        u64 v = b[k * 8 + n];
+        for (int e = 0; e < esz; e++) sb[off + e] = (unsigned char)(v >> (8 * e));
+    }
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    __syncthreads();
+    unsigned sa = (unsigned)__cvta_generic_to_shared(sb);
+    u64 desc = (u64)((sa & 0x3FFFF) >> 4) | ((u64)(128 >> 4) << 16) | ((u64)(128 >> 4) << 32);
+    unsigned ar[4], dr[4], meta = 0x44444444u;
+    int r0 = 16 * w + g;
+    for (int i = 0; i < 4; i++) {
+        int r = r0 + 8 * (i & 1);
+        if (esz == 2) ar[i] = (unsigned)(a[r * KC + 2 * t + 8 * (i >> 1)] & 0xffff) | (unsigned)(a[r * KC + 2 * t + 1 + 8 * (i >> 1)] & 0xffff) << 16;
+        else if (esz == 4) ar[i] = (unsigned)a[r * KC + t + 4 * (i >> 1)];
+        else { int k0 = 4 * t + 16 * (i >> 1); ar[i] = 0; for (int e = 0; e < 4; e++) ar[i] |= (unsigned)(a[r * KC + k0 + e] & 0xff) << (8 * e); }
+    }
+    for (int i = 0; i < 4; i++) dr[i] = (unsigned)c[(r0 + 8 * (i >> 1)) * 8 + 2 * t + (i & 1)];
+    asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+    asm volatile("{ .reg .pred p; setp.ne.b32 p, 1, 0; wgmma.mma_async.sp.sync.aligned.m64n8k32.f32.f16.f16 {%0,%1,%2,%3}, {%4,%5,%6,%7}, %8, %9, 0, p, 1, 1, 0; }" : "+r"(dr[0]), "+r"(dr[1]), "+r"(dr[2]), "+r"(dr[3]) : "r"(ar[0]), "r"(ar[1]), "r"(ar[2]), "r"(ar[3]), "l"(desc), "r"(meta));
+    asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+    asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+    for (int i = 0; i < 4; i++) d[(r0 + 8 * (i >> 1)) * 8 + 2 * t + (i & 1)] = dr[i];
+}
+__global__ void s1(const u64 *A, const u64 *B, const u64 *Cm, u64 *D)
+{
+    const int K = 32, KC = 16, esz = 2, epc = 16 / esz;
+    __shared__ __align__(128) unsigned char sb[1024];
+    int tile = blockIdx.x, tid = threadIdx.x, w = tid / 32, lane = tid % 32, g = lane / 4, t = lane % 4;
+    const u64 *a = A + (size_t)tile * 64 * KC, *b = B + (size_t)tile * K * 8, *c = Cm + (size_t)tile * 64 * 8;
+    u64 *d = D + (size_t)tile * 64 * 8;
+    for (int i = tid; i < K * 8; i += 128) {
+        int k = i / 8, n = i % 8, off = (k / epc) * 128 + n * 16 + (k % epc) * esz;
+        u64 v = b[k * 8 + n];
+        for (int e = 0; e < esz; e++) sb[off + e] = (unsigned char)(v >> (8 * e));
+    }
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    __syncthreads();
+    unsigned sa = (unsigned)__cvta_generic_to_shared(sb);
+    u64 desc = (u64)((sa & 0x3FFFF) >> 4) | ((u64)(128 >> 4) << 16) | ((u64)(128 >> 4) << 32);
+    unsigned ar[4], dr[4], meta = 0x44444444u;
+    int r0 = 16 * w + g;
+    for (int i = 0; i < 4; i++) {
+        int r = r0 + 8 * (i & 1);
+        if (esz == 2) ar[i] = (unsigned)(a[r * KC + 2 * t + 8 * (i >> 1)] & 0xffff) | (unsigned)(a[r * KC + 2 * t + 1 + 8 * (i >> 1)] & 0xffff) << 16;
+        else if (esz == 4) ar[i] = (unsigned)a[r * KC + t + 4 * (i >> 1)];
+        else { int k0 = 4 * t + 16 * (i >> 1); ar[i] = 0; for (int e = 0; e < 4; e++) ar[i] |= (unsigned)(a[r * KC + k0 + e] & 0xff) << (8 * e); }
+    }
+    for (int i = 0; i < 2; i++) dr[i] = (unsigned)(c[(r0 + 8 * i) * 8 + 2 * t] & 0xffff) | (unsigned)(c[(r0 + 8 * i) * 8 + 2 * t + 1] & 0xffff) << 16;
+    asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+    asm volatile("{ .reg .pred p; setp.ne.b32 p, 1, 0; wgmma.mma_async.sp.sync.aligned.m64n8k32.f16.f16.f16 {%0,%1}, {%2,%3,%4,%5}, %6, %7, 0, p, 1, 1, 0; }" : "+r"(dr[0]), "+r"(dr[1]) : "r"(ar[0]), "r"(ar[1]), "r"(ar[2]), "r"(ar[3]), "l"(desc), "r"(meta));
+    asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+    asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+    for (int i = 0; i < 2; i++) { d[(r0 + 8 * i) * 8 + 2 * t] = dr[i] & 0xffff; d[(r0 + 8 * i) * 8 + 2 * t + 1] = dr[i] >> 16; }
+}
+__global__ void s2(const u64 *A, const u64 *B, const u64 *Cm, u64 *D)
+{
+    const int K = 32, KC = 16, esz = 2, epc = 16 / esz;
+    __shared__ __align__(128) unsigned char sb[1024];
+    int tile = blockIdx.x, tid = threadIdx.x, w = tid / 32, lane = tid % 32, g = lane / 4, t = lane % 4;
+    const u64 *a = A + (size_t)tile * 64 * KC, *b = B + (size_t)tile * K * 8, *c = Cm + (size_t)tile * 64 * 8;
+    u64 *d = D + (size_t)tile * 64 * 8;
+    for (int i = tid; i < K * 8; i += 128) {
+        int k = i / 8, n = i % 8, off = (k / epc) * 128 + n * 16 + (k % epc) * esz;
+        u64 v = b[k * 8 + n];
+        for (int e = 0; e < esz; e++) sb[off + e] = (unsigned char)(v >> (8 * e));
+    }
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    __syncthreads();
+    unsigned sa = (unsigned)__cvta_generic_to_shared(sb);
+    u64 desc = (u64)((sa & 0x3FFFF) >> 4) | ((u64)(128 >> 4) << 16) | ((u64)(128 >> 4) << 32);
+    unsigned ar[4], dr[4], meta = 0x44444444u;
+    int r0 = 16 * w + g;
+    for (int i = 0; i < 4; i++) {
+        int r = r0 + 8 * (i & 1);
+        if (esz == 2) ar[i] = (unsigned)(a[r * KC + 2 * t + 8 * (i >> 1)] & 0xffff) | (unsigned)(a[r * KC + 2 * t + 1 + 8 * (i >> 1)] & 0xffff) << 16;
+        else if (esz == 4) ar[i] = (unsigned)a[r * KC + t + 4 * (i >> 1)];
+        else { int k0 = 4 * t + 16 * (i >> 1); ar[i] = 0; for (int e = 0; e < 4; e++) ar[i] |= (unsigned)(a[r * KC + k0 + e] & 0xff) << (8 * e); }
+    }
+    for (int i = 0; i < 4; i++) dr[i] = (unsigned)c[(r0 + 8 * (i >> 1)) * 8 + 2 * t + (i & 1)];
+    asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+    asm volatile("{ .reg .pred p; setp.ne.b32 p, 1, 0; wgmma.mma_async.sp.sync.aligned.m64n8k32.f32.bf16.bf16 {%0,%1,%2,%3}, {%4,%5,%6,%7}, %8, %9, 0, p, 1, 1, 0; }" : "+r"(dr[0]), "+r"(dr[1]), "+r"(dr[2]), "+r"(dr[3]) : "r"(ar[0]), "r"(ar[1]), "r"(ar[2]), "r"(ar[3]), "l"(desc), "r"(meta));
+    asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+    asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+    for (int i = 0; i < 4; i++) d[(r0 + 8 * (i >> 1)) * 8 + 2 * t + (i & 1)] = dr[i];
+}
+__global__ void s3(const u64 *A, const u64 *B, const u64 *Cm, u64 *D)
+{
+    const int K = 16, KC = 8, esz = 4, epc = 16 / esz;
+    __shared__ __align__(128) unsigned char sb[1024];
+    int tile = blockIdx.x, tid = threadIdx.x, w = tid / 32, lane = tid % 32, g = lane / 4, t = lane % 4;
+    const u64 *a = A + (size_t)tile * 64 * KC, *b = B + (size_t)tile * K * 8, *c = Cm + (size_t)tile * 64 * 8;
+    u64 *d = D + (size_t)tile * 64 * 8;
+    for (int i = tid; i < K * 8; i += 128) {
+        int k = i / 8, n = i % 8, off = (k / epc) * 128 + n * 16 + (k % epc) * esz;
+        u64 v = b[k * 8 + n];
+        for (int e = 0; e < esz; e++) sb[off + e] = (unsigned char)(v >> (8 * e));
+    }
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    __syncthreads();
+    unsigned sa = (unsigned)__cvta_generic_to_shared(sb);
+    u64 desc = (u64)((sa & 0x3FFFF) >> 4) | ((u64)(128 >> 4) << 16) | ((u64)(128 >> 4) << 32);
+    unsigned ar[4], dr[4], meta = 0x44444444u;
+    int r0 = 16 * w + g;
+    for (int i = 0; i < 4; i++) {
+        int r = r0 + 8 * (i & 1);
+        if (esz == 2) ar[i] = (unsigned)(a[r * KC + 2 * t + 8 * (i >> 1)] & 0xffff) | (unsigned)(a[r * KC + 2 * t + 1 + 8 * (i >> 1)] & 0xffff) << 16;
+        else if (esz == 4) ar[i] = (unsigned)a[r * KC + t + 4 * (i >> 1)];
+        else { int k0 = 4 * t + 16 * (i >> 1); ar[i] = 0; for (int e = 0; e < 4; e++) ar[i] |= (unsigned)(a[r * KC + k0 + e] & 0xff) << (8 * e); }
+    }
+    for (int i = 0; i < 4; i++) dr[i] = (unsigned)c[(r0 + 8 * (i >> 1)) * 8 + 2 * t + (i & 1)];
+    asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+    asm volatile("{ .reg .pred p; setp.ne.b32 p, 1, 0; wgmma.mma_async.sp.sync.aligned.m64n8k16.f32.tf32.tf32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, %8, %9, 0, p, 1, 1; }" : "+r"(dr[0]), "+r"(dr[1]), "+r"(dr[2]), "+r"(dr[3]) : "r"(ar[0]), "r"(ar[1]), "r"(ar[2]), "r"(ar[3]), "l"(desc), "r"(meta));
+    asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+    asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+    for (int i = 0; i < 4; i++) d[(r0 + 8 * (i >> 1)) * 8 + 2 * t + (i & 1)] = dr[i];
+}
+__global__ void s4(const u64 *A, const u64 *B, const u64 *Cm, u64 *D)
+{
+    const int K = 64, KC = 32, esz = 1, epc = 16 / esz;
+    __shared__ __align__(128) unsigned char sb[1024];
+    int tile = blockIdx.x, tid = threadIdx.x, w = tid / 32, lane = tid % 32, g = lane / 4, t = lane % 4;
+    const u64 *a = A + (size_t)tile * 64 * KC, *b = B + (size_t)tile * K * 8, *c = Cm + (size_t)tile * 64 * 8;
+    u64 *d = D + (size_t)tile * 64 * 8;
+    for (int i = tid; i < K * 8; i += 128) {
+        int k = i / 8, n = i % 8, off = (k / epc) * 128 + n * 16 + (k % epc) * esz;
+        u64 v = b[k * 8 + n];
+        for (int e = 0; e < esz; e++) sb[off + e] = (unsigned char)(v >> (8 * e));
+    }
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    __syncthreads();
+    unsigned sa = (unsigned)__cvta_generic_to_shared(sb);
+    u64 desc = (u64)((sa & 0x3FFFF) >> 4) | ((u64)(128 >> 4) << 16) | ((u64)(128 >> 4) << 32);
+    unsigned ar[4], dr[4], meta = 0x44444444u;
+    int r0 = 16 * w + g;
+    for (int i = 0; i < 4; i++) {
+        int r = r0 + 8 * (i & 1);
+        if (esz == 2) ar[i] = (unsigned)(a[r * KC + 2 * t + 8 * (i >> 1)] & 0xffff) | (unsigned)(a[r * KC + 2 * t + 1 + 8 * (i >> 1)] & 0xffff) << 16;
+        else if (esz == 4) ar[i] = (unsigned)a[r * KC + t + 4 * (i >> 1)];
+        else { int k0 = 4 * t + 16 * (i >> 1); ar[i] = 0; for (int e = 0; e < 4; e++) ar[i] |= (unsigned)(a[r * KC + k0 + e] & 0xff) << (8 * e); }
+    }
+    for (int i = 0; i < 4; i++) dr[i] = (unsigned)c[(r0 + 8 * (i >> 1)) * 8 + 2 * t + (i & 1)];
+    asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+    asm volatile("{ .reg .pred p; setp.ne.b32 p, 1, 0; wgmma.mma_async.sp.sync.aligned.m64n8k64.f32.e4m3.e4m3 {%0,%1,%2,%3}, {%4,%5,%6,%7}, %8, %9, 0, p, 1, 1; }" : "+r"(dr[0]), "+r"(dr[1]), "+r"(dr[2]), "+r"(dr[3]) : "r"(ar[0]), "r"(ar[1]), "r"(ar[2]), "r"(ar[3]), "l"(desc), "r"(meta));
+    asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+    asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+    for (int i = 0; i < 4; i++) d[(r0 + 8 * (i >> 1)) * 8 + 2 * t + (i & 1)] = dr[i];
+}
+__global__ void s5(const u64 *A, const u64 *B, const u64 *Cm, u64 *D)
+{
+    const int K = 64, KC = 32, esz = 1, epc = 16 / esz;
+    __shared__ __align__(128) unsigned char sb[1024];
+    int tile = blockIdx.x, tid = threadIdx.x, w = tid / 32, lane = tid % 32, g = lane / 4, t = lane % 4;
+    const u64 *a = A + (size_t)tile * 64 * KC, *b = B + (size_t)tile * K * 8, *c = Cm + (size_t)tile * 64 * 8;
+    u64 *d = D + (size_t)tile * 64 * 8;
+    for (int i = tid; i < K * 8; i += 128) {
+        int k = i / 8, n = i % 8, off = (k / epc) * 128 + n * 16 + (k % epc) * esz;
+        u64 v = b[k * 8 + n];
+        for (int e = 0; e < esz; e++) sb[off + e] = (unsigned char)(v >> (8 * e));
+    }
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    __syncthreads();
+    unsigned sa = (unsigned)__cvta_generic_to_shared(sb);
+    u64 desc = (u64)((sa & 0x3FFFF) >> 4) | ((u64)(128 >> 4) << 16) | ((u64)(128 >> 4) << 32);
+    unsigned ar[4], dr[4], meta = 0x44444444u;
+    int r0 = 16 * w + g;
+    for (int i = 0; i < 4; i++) {
+        int r = r0 + 8 * (i & 1);
+        if (esz == 2) ar[i] = (unsigned)(a[r * KC + 2 * t + 8 * (i >> 1)] & 0xffff) | (unsigned)(a[r * KC + 2 * t + 1 + 8 * (i >> 1)] & 0xffff) << 16;
+        else if (esz == 4) ar[i] = (unsigned)a[r * KC + t + 4 * (i >> 1)];
+        else { int k0 = 4 * t + 16 * (i >> 1); ar[i] = 0; for (int e = 0; e < 4; e++) ar[i] |= (unsigned)(a[r * KC + k0 + e] & 0xff) << (8 * e); }
+    }
+    for (int i = 0; i < 2; i++) dr[i] = (unsigned)(c[(r0 + 8 * i) * 8 + 2 * t] & 0xffff) | (unsigned)(c[(r0 + 8 * i) * 8 + 2 * t + 1] & 0xffff) << 16;
+    asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+    asm volatile("{ .reg .pred p; setp.ne.b32 p, 1, 0; wgmma.mma_async.sp.sync.aligned.m64n8k64.f16.e5m2.e5m2 {%0,%1}, {%2,%3,%4,%5}, %6, %7, 0, p, 1, 1; }" : "+r"(dr[0]), "+r"(dr[1]) : "r"(ar[0]), "r"(ar[1]), "r"(ar[2]), "r"(ar[3]), "l"(desc), "r"(meta));
+    asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+    asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+    for (int i = 0; i < 2; i++) { d[(r0 + 8 * i) * 8 + 2 * t] = dr[i] & 0xffff; d[(r0 + 8 * i) * 8 + 2 * t + 1] = dr[i] >> 16; }
+}
+__global__ void s6(const u64 *A, const u64 *B, const u64 *Cm, u64 *D)
+{
+    const int K = 64, KC = 32, esz = 1, epc = 16 / esz;
+    __shared__ __align__(128) unsigned char sb[1024];
+    int tile = blockIdx.x, tid = threadIdx.x, w = tid / 32, lane = tid % 32, g = lane / 4, t = lane % 4;
+    const u64 *a = A + (size_t)tile * 64 * KC, *b = B + (size_t)tile * K * 8, *c = Cm + (size_t)tile * 64 * 8;
+    u64 *d = D + (size_t)tile * 64 * 8;
+    for (int i = tid; i < K * 8; i += 128) {
+        int k = i / 8, n = i % 8, off = (k / epc) * 128 + n * 16 + (k % epc) * esz;
+        u64 v = b[k * 8 + n];
+        for (int e = 0; e < esz; e++) sb[off + e] = (unsigned char)(v >> (8 * e));
+    }
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    __syncthreads();
+    unsigned sa = (unsigned)__cvta_generic_to_shared(sb);
+    u64 desc = (u64)((sa & 0x3FFFF) >> 4) | ((u64)(128 >> 4) << 16) | ((u64)(128 >> 4) << 32);
+    unsigned ar[4], dr[4], meta = 0x44444444u;
+    int r0 = 16 * w + g;
+    for (int i = 0; i < 4; i++) {
+        int r = r0 + 8 * (i & 1);
+        if (esz == 2) ar[i] = (unsigned)(a[r * KC + 2 * t + 8 * (i >> 1)] & 0xffff) | (unsigned)(a[r * KC + 2 * t + 1 + 8 * (i >> 1)] & 0xffff) << 16;
+        else if (esz == 4) ar[i] = (unsigned)a[r * KC + t + 4 * (i >> 1)];
+        else { int k0 = 4 * t + 16 * (i >> 1); ar[i] = 0; for (int e = 0; e < 4; e++) ar[i] |= (unsigned)(a[r * KC + k0 + e] & 0xff) << (8 * e); }
+    }
+    for (int i = 0; i < 4; i++) dr[i] = (unsigned)c[(r0 + 8 * (i >> 1)) * 8 + 2 * t + (i & 1)];
+    asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+    asm volatile("{ .reg .pred p; setp.ne.b32 p, 1, 0; wgmma.mma_async.sp.sync.aligned.m64n8k64.s32.s8.s8 {%0,%1,%2,%3}, {%4,%5,%6,%7}, %8, %9, 0, p; }" : "+r"(dr[0]), "+r"(dr[1]), "+r"(dr[2]), "+r"(dr[3]) : "r"(ar[0]), "r"(ar[1]), "r"(ar[2]), "r"(ar[3]), "l"(desc), "r"(meta));
+    asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+    asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+    for (int i = 0; i < 4; i++) d[(r0 + 8 * (i >> 1)) * 8 + 2 * t + (i & 1)] = dr[i];
+}
 static u64 *dev(const std::vector<u64> &v) { u64 *p; CK(cudaMalloc(&p, v.size() * 8 + 8)); CK(cudaMemcpy(p, v.data(), v.size() * 8, cudaMemcpyHostToDevice)); return p; }
 static void *devb(const std::vector<unsigned char> &v) { void *p; CK(cudaMalloc(&p, v.size() + 8)); CK(cudaMemcpy(p, v.data(), v.size(), cudaMemcpyHostToDevice)); return p; }
 /* packs element x of `bits` bits at element index i of a byte image */
@@ -855,6 +1072,32 @@ int main(int argc, char **argv)
         for (int t = 0; t < nt; t++) {
             for (int i = 0; i < 64 * 32; i++) A[(size_t)t * 2048 + i] = tcg_elem(g.ak, gid, t, 0, i);
             for (int i = 0; i < 32 * 8; i++) B[(size_t)t * 256 + i] = tcg_elem(g.bk, gid, t, 1, i);
+            for (int i = 0; i < 512; i++) C[(size_t)t * 512 + i] = g.ck == 14 ? tcg_s32c(gid, t, i) : tcg_elem(g.ck, gid, t, 2, i);
+        }
+        u64 *dA = dev(A), *dB = dev(B), *dC = dev(C), *dD = dev(D);
+        g.k<<<nt, 128>>>(dA, dB, dC, dD);
+        CK(cudaGetLastError()); CK(cudaDeviceSynchronize());
+        CK(cudaMemcpy(D.data(), dD, D.size() * 8, cudaMemcpyDeviceToHost));
+        for (auto &x : D) x &= 0xffffffffull;
+        save(dir, g.name, D, 4);
+        cudaFree(dA); cudaFree(dB); cudaFree(dC); cudaFree(dD);
+    }
+
+    struct SC { const char *name; RK k; int ak, ck, K; } sc[] = {
+        {"wgmmasp_m64n8k32_f32_f16", s0, 0, 5, 32},
+        {"wgmmasp_m64n8k32_f16_f16", s1, 0, 0, 32},
+        {"wgmmasp_m64n8k32_f32_bf16", s2, 1, 5, 32},
+        {"wgmmasp_m64n8k16_f32_tf32", s3, 2, 5, 16},
+        {"wgmmasp_m64n8k64_f32_e4m3", s4, 3, 5, 64},
+        {"wgmmasp_m64n8k64_f16_e5m2", s5, 4, 0, 64},
+        {"wgmmasp_m64n8k64_s32_s8", s6, 6, 14, 64},
+    };
+    for (int ci = 0; ci < (int)(sizeof sc / sizeof sc[0]); ci++) {
+        const SC &g = sc[ci]; uint32_t gid = 500 + ci; int nt = 200, KC = g.K / 2;
+        std::vector<u64> A((size_t)nt * 64 * KC), B((size_t)nt * g.K * 8), C((size_t)nt * 512), D((size_t)nt * 512);
+        for (int t = 0; t < nt; t++) {
+            for (int i = 0; i < 64 * KC; i++) A[(size_t)t * 64 * KC + i] = tcg_elem(g.ak, gid, t, 0, i);
+            for (int i = 0; i < g.K * 8; i++) B[(size_t)t * g.K * 8 + i] = tcg_elem(g.ak, gid, t, 1, i);
             for (int i = 0; i < 512; i++) C[(size_t)t * 512 + i] = g.ck == 14 ? tcg_s32c(gid, t, i) : tcg_elem(g.ck, gid, t, 2, i);
         }
         u64 *dA = dev(A), *dB = dev(B), *dC = dev(C), *dD = dev(D);
