@@ -22,6 +22,7 @@
 #include <stdarg.h>
 #include "interp/interp.h"
 #include "tma/tma.h"
+#include "check/check.h"
 #include "tc/tc.h"
 
 #define IP_WARP 32
@@ -189,6 +190,7 @@ typedef struct ip_op {
     uint32_t src_off;
     int redop;                 /* TMA_RED_* */
     int rtype;                 /* ir_type of a bulk reduction */
+    uint32_t ck_rec;           /* checker's first record of it (hooks.c), UINT32_MAX none */
     int wg;                    /* wgmma: warpgroup in the CTA */
     uint32_t wg_seq;           /* wgmma: its index in the warpgroup's sequence */
 } ip_op;
@@ -233,6 +235,9 @@ struct interp_ctx {
     int xfunc;                 /* instruction being executed (messages) */
     uint32_t xpc;
     int ev_lanes_func;
+    struct ck_state *ck;       /* happens-before checker (NULL: --check=none) */
+    uint8_t **ck_waits;        /* per function, per instruction: does a try_wait/test_wait's
+                                  result decide anything (hooks.c; 0 = not yet known) */
     struct ip_wg_buf *wgbuf;   /* wgmma landing scratch (wgmma.c), allocated once */
 };
 
@@ -328,6 +333,44 @@ void ip_async_landed_on(const interp_ctx *c, int cta, uint32_t off, const char *
 int ip_async_smem_race(interp_ctx *c, ip_warp *w, int lane, int cta, uint32_t off, uint32_t n, bool write,
                        const char *what);
 
+/* hooks.c: the checker's feed (called only when c->ck).  A warp is agent
+ * (CTA slot * warps per CTA + warp); an instruction's site is its function
+ * << 20 | its index. */
+static inline uint32_t ip_ck_agent(const interp_ctx *c, const ip_warp *w)
+{
+    return (uint32_t)(w->cta->slot * (int)c->plan->nwarps + w->id);
+}
+static inline uint32_t ip_ck_site(const interp_ctx *c) { return (uint32_t)c->xfunc << 20 | (c->xpc & 0xfffff); }
+struct ck_conflict;
+/* the report of a conflict found by ck_access for (w, lane) */
+int ip_ck_report(interp_ctx *c, ip_warp *w, int lane, const struct ck_conflict *k, bool write, uint32_t n, int cta);
+bool ip_ck_start(interp_ctx *c);
+void ip_ck_free(interp_ctx *c);
+/* flags: CK_WRITE, CK_SYNC (atomic or ordered access), CK_SAME (check/check.h) */
+int ip_ck_access(interp_ctx *c, ip_warp *w, int lane, const ip_ptr *p, uint32_t n, unsigned flags);
+void ip_ck_bar_arrive(interp_ctx *c, ip_warp *w, int id);
+void ip_ck_bar_release(interp_ctx *c, ip_cta *t, int id);
+void ip_ck_cbar_arrive(interp_ctx *c, ip_warp *w);
+void ip_ck_cbar_release(interp_ctx *c);
+void ip_ck_cbar_pass(interp_ctx *c, ip_warp *w);
+int ip_ck_mbar(interp_ctx *c, ip_warp *w, int lane, int op, int cta, uint32_t off, uint64_t before, uint64_t after,
+               uint32_t value);
+int ip_ck_mbar_observed(interp_ctx *c, ip_warp *w, int lane, int cta, uint32_t off);
+int ip_ck_wait_used(interp_ctx *c, ip_warp *w, int lane, const ir_instr *in);
+void ip_ck_describe_mbar(interp_ctx *c, int cta, uint32_t off, const char *ind, char *buf, size_t n);
+void ip_ck_deadlock_others(interp_ctx *c, const uint32_t (*seen)[2], int nseen, char *buf, size_t n);
+int ip_ck_issue(interp_ctx *c, ip_warp *w, ip_op *o, const char *what);
+void ip_ck_complete(interp_ctx *c, const ip_op *o, int d, int mc, uint64_t before, uint64_t after, uint32_t tx);
+void ip_ck_bulk_waited(interp_ctx *c, ip_warp *w, int lane, uint32_t upto, bool read_only);
+/* a generic global access, while asynchronous stores may be writing */
+int ip_ck_global(interp_ctx *c, ip_warp *w, int lane, uint64_t a, uint32_t n, bool write);
+static inline bool ip_ck_gactive(const interp_ctx *c) { return c->ck && ck_gactive(c->ck); }
+void ip_ck_proxy_fence(interp_ctx *c, ip_warp *w);
+/* tensor maps written in global memory, their acquire fences, their use by a TMA */
+void ip_ck_tmap_write(interp_ctx *c, ip_warp *w, int lane, uint64_t a);
+void ip_ck_tmap_acquire(interp_ctx *c, ip_warp *w, uint64_t a);
+int ip_ck_tmap_use(interp_ctx *c, ip_warp *w, int lane, uint64_t a);
+int ip_ck_exit(interp_ctx *c, ip_warp *w, int lane);
 /* wgmma.c: wgmma.fence / mma_async / commit_group / wait_group for the
  * lanes of exec (returns 0, 1 when it moved the PCs itself, or a status);
  * landing of an IP_OP_WGMMA; plan-time decoding; per-CTA state. */

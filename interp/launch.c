@@ -451,7 +451,7 @@ bool ip_cluster_start(interp_ctx *c, uint64_t index)
     c->cur_warp = 0;
     c->quantum = 0;
     c->idle_repolled = false;
-    return true;
+    return ip_ck_start(c);
 }
 
 /* ---- interp_run ------------------------------------------------------------- */
@@ -545,6 +545,7 @@ int interp_run(const interp_launch *l, interp_result *res)
     for (int j = 0; j < jobs; j++)
         if (wk[j].c) {
             ip_cluster_free(wk[j].c);
+            ip_ck_free(wk[j].c);
             free(wk[j].c->ops);
             ip_wgmma_ctx_free(wk[j].c);
             free(wk[j].c);

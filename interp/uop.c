@@ -713,8 +713,9 @@ static bool global_ptrs(interp_ctx *c, const ip_uop *u, const uint64_t *R, uint3
 static bool run_mem(interp_ctx *c, const ip_uop *u, uint64_t *R, uint32_t ex)
 {
     uint8_t *ptr[IP_WARP];
-    /* with copies in flight, exec_ld / exec_st decide (race checks) */
-    if (c->nops || !global_ptrs(c, u, R, ex, ptr))
+    /* with copies in flight, or asynchronous stores the checker tracks
+     * (interp/hooks.c), exec_ld / exec_st decide (race checks) */
+    if (c->nops || ip_ck_gactive(c) || !global_ptrs(c, u, R, ex, ptr))
         return false;
     const unsigned bits = u->bits;
     if (u->kind == IP_U_LDG) {
