@@ -20,9 +20,9 @@
  *
  * The steps: one step over the instruction's K, except where the hardware
  * splits it: wmma tf32 m16n16k8 runs as two k4 steps, and mma.sync/mma.sp
- * on fp8 inputs, which sm_90 has no native unit for, runs as f16 steps of
- * K = 16 (the fp8 values convert to f16 exactly), each taking the previous
- * step's D as its C.
+ * on fp8 inputs, which sm_90 has no native unit for, runs as two f16 steps
+ * from a zero accumulator and then an IEEE add of C (mma_fp8).  mma.sp's
+ * other forms are one step over the products present (K/2).
  *
  * Integer forms are exact (wrapping, or clamped with .satfinite); f64 is a
  * chain of IEEE fmas in k order.
@@ -57,7 +57,7 @@ static const fmt *type_fmt(int t)
     }
 }
 
-static inline fnum decode(const fmt *f, uint32_t bits)
+static inline __attribute__((always_inline)) fnum decode(const fmt *f, uint32_t bits)
 {
     fnum r;
     unsigned emax = (1u << f->ebits) - 1;
@@ -136,8 +136,9 @@ static uint64_t encode(uint64_t mag, int scale, int neg, int dtype, int keep, in
     return sgn | ((uint64_t)(ex + f->bias) << f->mbits) | frac;
 }
 
-/* One fused floating-point step over n products and c. */
-static uint64_t fused_step(const fmt *fa, const fmt *fb, int atype, int btype,
+/* One fused floating-point step over n products and c.  Inlined into
+ * fused_fixed per common format pair so that decoding folds to constants. */
+static inline __attribute__((always_inline)) uint64_t fused_step(const fmt *fa, const fmt *fb, int atype, int btype,
                            const uint32_t *a, const uint32_t *b, int n,
                            int ctype, uint64_t c, int has_c, int dtype, int F, int dkeep, int rne)
 {
@@ -204,6 +205,32 @@ static uint64_t fused_step(const fmt *fa, const fmt *fb, int atype, int btype,
     int neg = S < 0;
     uint64_t mag = neg ? (uint64_t)(-S) : (uint64_t)S;
     return encode(mag, maxe - F, neg, dtype, dkeep, rne);
+}
+
+/* fused_step with both formats known at compile time (the hot forms) */
+#define FUSED_FIXED(NAME, FA, FB, TA, TB)                                                    \
+    static uint64_t NAME(const uint32_t *a, const uint32_t *b, int n, int ctype, uint64_t c, \
+                         int has_c, int dtype, int F, int dkeep, int rne)                    \
+    {                                                                                        \
+        return fused_step(FA, FB, TA, TB, a, b, n, ctype, c, has_c, dtype, F, dkeep, rne);   \
+    }
+FUSED_FIXED(fused_f16, &FMT_F16, &FMT_F16, TC_T_F16, TC_T_F16)
+FUSED_FIXED(fused_bf16, &FMT_BF16, &FMT_BF16, TC_T_BF16, TC_T_BF16)
+FUSED_FIXED(fused_tf32, &FMT_TF32, &FMT_TF32, TC_T_TF32, TC_T_TF32)
+
+static uint64_t fused_any(const fmt *fa, const fmt *fb, int atype, int btype,
+                          const uint32_t *a, const uint32_t *b, int n,
+                          int ctype, uint64_t c, int has_c, int dtype, int F, int dkeep, int rne)
+{
+    if (atype == btype) {
+        if (atype == TC_T_F16)
+            return fused_f16(a, b, n, ctype, c, has_c, dtype, F, dkeep, rne);
+        if (atype == TC_T_BF16)
+            return fused_bf16(a, b, n, ctype, c, has_c, dtype, F, dkeep, rne);
+        if (atype == TC_T_TF32)
+            return fused_tf32(a, b, n, ctype, c, has_c, dtype, F, dkeep, rne);
+    }
+    return fused_step(fa, fb, atype, btype, a, b, n, ctype, c, has_c, dtype, F, dkeep, rne);
 }
 
 /* IEEE additions rounded to nearest, as FADD and HADD2 do (NaN results are
@@ -291,23 +318,48 @@ static uint64_t f64_dot(const struct tc_dot_op *op, const uint32_t *a, const uin
     return r;
 }
 
-/* mma.sync on fp8 inputs: sm_90 has no fp8 unit for it, and ptxas lowers it
- * (SASS read from nvcc 13.0's output) to F2FP conversions to f16 (exact), two
- * HMMA.16816 steps with a zero accumulator first — one over the products whose
- * k % 4 is 0 or 1, then one over the rest taking the first D as C — and a
- * final FADD (f32 D) or HADD2 (f16 D) of C, rounded to nearest. */
-static uint64_t mma_fp8(const struct tc_dot_op *op, const fmt *fa, const fmt *fb,
-                        const uint32_t *a, const uint32_t *b, int n, uint64_t c, int dkeep, int rne)
+/* an fp8 element as the f16 F2FP.F16.E4M3/E5M2.UNPACK_B makes of it (exact;
+ * an e4m3 subnormal becomes a normal f16, which moves its exponent) */
+static uint32_t fp8_to_f16(int t, uint32_t x)
+{
+    x &= 0xff;
+    if (t == TC_T_E5M2)
+        return x << 8;
+    uint32_t s = (x & 0x80) << 8, e = (x >> 3) & 15, m = x & 7;
+    if (e == 15 && m == 7)
+        return s | 0x7fff;
+    if (e == 0) {
+        if (m == 0)
+            return s;
+        int sh = 0; /* m * 2^-9: normalise */
+        while (!(m & 8)) { m <<= 1; sh++; }
+        return s | ((uint32_t)(15 - 6 - sh) << 10) | ((m & 7) << 7);
+    }
+    return s | ((e - 7 + 15) << 10) | (m << 7);
+}
+
+/* mma.sync and mma.sp on fp8 inputs: sm_90 has no fp8 unit for them, and
+ * ptxas lowers them (SASS read from nvcc 13.0's output) to F2FP conversions
+ * to f16 (exact), two HMMA.16816 (mma.sp: HMMA.SP.16832) steps with a zero
+ * accumulator first — one over the products whose k % 4 is 0 or 1 (mma.sp:
+ * the compressed index, the low halves of the A registers), then one over
+ * the rest taking the first D as C — and a final FADD (f32 D) or HADD2 (f16
+ * D) of C, rounded to nearest.  The f16 steps align to the f16 exponents:
+ * an e4m3 subnormal counts with its true exponent (H100: mixed e4m3 x e5m2
+ * differed in 2 of 200,000 outputs until this was so). */
+static uint64_t mma_fp8(const struct tc_dot_op *op, const uint32_t *a, const uint32_t *b, int n,
+                        uint64_t c, int dkeep, int rne)
 {
     uint32_t a0[32], b0[32], a1[32], b1[32];
     int n0 = 0, n1 = 0;
     for (int k = 0; k < n && k < 64; k++) {
-        if ((k & 2) == 0) { a0[n0] = a[k]; b0[n0++] = b[k]; }
-        else { a1[n1] = a[k]; b1[n1++] = b[k]; }
+        uint32_t x = fp8_to_f16(op->atype, a[k]), y = fp8_to_f16(op->btype, b[k]);
+        if ((k & 2) == 0) { a0[n0] = x; b0[n0++] = y; }
+        else { a1[n1] = x; b1[n1++] = y; }
     }
     int dt = op->dtype;
-    uint64_t t = fused_step(fa, fb, op->atype, op->btype, a0, b0, n0, dt, 0, 0, dt, 25, dkeep, rne);
-    t = fused_step(fa, fb, op->atype, op->btype, a1, b1, n1, dt, t, 1, dt, 25, dkeep, rne);
+    uint64_t t = fused_f16(a0, b0, n0, dt, 0, 0, dt, 25, dkeep, rne);
+    t = fused_f16(a1, b1, n1, dt, t, 1, dt, 25, dkeep, rne);
     if (op->no_c)
         return t;
     if (dt == TC_T_F16)
@@ -338,18 +390,16 @@ uint64_t tc_dot(const struct tc_dot_op *op, const uint32_t *a, const uint32_t *b
         if (op->dtype != TC_T_F16)
             dkeep = 13;
     }
-    if (fp8 && !wg && op->family == TC_FAM_MMA)
-        return mma_fp8(op, fa, fb, a, b, n, c, dkeep, rne);
+    if (fp8 && !wg)
+        return mma_fp8(op, a, b, n, c, dkeep, rne);
     int step = n;
     if (op->family == TC_FAM_WMMA && op->atype == TC_T_TF32 && op->k == 8)
         step = 4;
-    else if (fp8 && !wg)
-        step = 8;
     uint64_t acc = c;
     int has_c = !op->no_c, ctype = op->ctype;
     for (int i = 0; i < n; i += step) {
         int m = n - i < step ? n - i : step;
-        acc = fused_step(fa, fb, op->atype, op->btype, a + i, b + i, m, ctype, acc, has_c,
+        acc = fused_any(fa, fb, op->atype, op->btype, a + i, b + i, m, ctype, acc, has_c,
                          op->dtype, F, dkeep, rne);
         has_c = 1;
         ctype = op->dtype;

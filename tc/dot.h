@@ -15,7 +15,9 @@
  * c and the result are right-aligned in a uint64_t (f16: low 16 bits, f32 and
  * s32: low 32, f64: all 64).  Negation (wgmma's imm-neg) is applied by the
  * caller on the sign bits.  A sparse form passes only the products that exist
- * (n = op->k / 2), so a NaN in B opposite a hole never reaches the sum.
+ * (n = op->k / 2), so a NaN in B opposite a hole never reaches the sum;
+ * it passes them in the order of the compressed A row (fp8 mma.sp splits its
+ * two steps by that index: entries q with q % 4 in {0, 1} first).
  */
 #ifndef PTXI_TC_DOT_H
 #define PTXI_TC_DOT_H

@@ -17,7 +17,8 @@ static inline uint64_t tcg_rand(uint32_t c, uint32_t t, uint32_t o, uint32_t i)
 {
     return tcg_mix(tcg_mix(tcg_mix((uint64_t)c * 1000003u + o) ^ t) ^ ((uint64_t)i << 20));
 }
-/* element kinds: 0 f16, 1 bf16, 2 tf32, 3 e4m3, 4 e5m2, 5 f32 (C), 6 s8, 7 f64 (64 bits), 8 u8 */
+/* element kinds: 0 f16, 1 bf16, 2 tf32, 3 e4m3, 4 e5m2, 5 f32 (C), 6 s8, 7 f64 (64 bits), 8 u8,
+ * 11 s4, 12 u4, 13 a word of 32 .b1 elements */
 static inline uint64_t tcg_elem(int kind, uint32_t c, uint32_t t, uint32_t o, uint32_t i)
 {
     uint64_t r = tcg_rand(c, t, o, i);
@@ -36,6 +37,14 @@ static inline uint64_t tcg_elem(int kind, uint32_t c, uint32_t t, uint32_t o, ui
             return (x & 1) ? (kind == 6 ? 0x80 : 0xff) : (kind == 6 ? 0x7f : 0xfe);
         return x & 0xff;
     }
+    case 11: case 12:
+        if (tilemode == 0)
+            return (x & 1) ? (kind == 11 ? 0x8 : 0xf) : (kind == 11 ? 0x7 : 0xe);
+        return x & 0xf;
+    case 13:
+        if (tilemode == 0)
+            return (x & 1) ? 0xffffffffu : 0;
+        return (uint32_t)(r >> 32);
     default: eb = 11; mb = 52; bias = 1023; break;
     }
     uint64_t sign = (x >> 60) & 1, mant = x & ((1ull << mb) - 1);
@@ -64,5 +73,30 @@ static inline uint64_t tcg_elem(int kind, uint32_t c, uint32_t t, uint32_t o, ui
     if (kind == 3 && e > (int)emax) e = emax;
     uint64_t bits = (sign << (eb + mb)) | ((uint64_t)e << mb) | mant;
     return bits;
+}
+/* register j of operand o of lane `lane` (nreg registers a lane), packed from
+ * 32/bits elements of the given kind, element e of the register in bits
+ * e*bits up (f64 and .b1 words: one element a register).  Kind 14: an s32
+ * accumulator (tcg_s32c).  Used by probe3.cu's register-level mma.sync runs. */
+static inline uint32_t tcg_s32c(uint32_t c, uint32_t t, uint32_t i);
+static inline uint64_t tcg_reg(int kind, int bits, uint32_t c, uint32_t t, uint32_t o,
+                               uint32_t lane, uint32_t nreg, uint32_t j)
+{
+    if (kind == 14)
+        return tcg_s32c(c, t, lane * nreg + j);
+    if (bits >= 32)
+        return tcg_elem(kind, c, t, o, lane * nreg + j);
+    uint32_t epr = 32u / (uint32_t)bits, w = 0, mask = (1u << bits) - 1;
+    for (uint32_t e = 0; e < epr; e++)
+        w |= ((uint32_t)tcg_elem(kind, c, t, o, (lane * nreg + j) * epr + e) & mask) << (e * (uint32_t)bits);
+    return w;
+}
+
+/* an s32 accumulator: near both ends of the range in a quarter of the draws each */
+static inline uint32_t tcg_s32c(uint32_t c, uint32_t t, uint32_t i)
+{
+    uint64_t r = tcg_rand(c, t, 2, i);
+    uint32_t lo = (uint32_t)((r >> 8) & 0x1ff);
+    return (r & 3) == 0 ? 0x7fffff00u + lo : (r & 3) == 1 ? 0x80000000u + lo : (uint32_t)(r >> 16);
 }
 #endif
