@@ -1,11 +1,12 @@
 /* mma.c — the interpreter's side of the warp-level matrix instructions:
- * mma.sync, ldmatrix, stmatrix, movmatrix (the layouts and numerics are
- * tc/'s).  Each is .sync.aligned: the whole warp executes it together, so
+ * mma.sync (dense and .sp), wmma.load/store/mma, ldmatrix, stmatrix,
+ * movmatrix (the layouts and numerics are tc/'s).  Each is .sync.aligned: the whole warp executes it together, so
  * it runs once for all live lanes; a warp that reaches it diverged, or with
  * a guard that differs between its lanes, stops with a fault naming the
  * lanes.  Shared-memory rows are bounds- and alignment-checked like ld/st
  * and take part in the data-race checks of copies in flight.
- * wmma.* stop with "not supported" naming the form.
+ * wmma.load/store address each element from the lane's own address, the
+ * layout and the stride (elements; default the matrix's leading dimension).
  */
 #include <stdio.h>
 #include <string.h>
@@ -65,7 +66,14 @@ static int exec_mma(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, 
         for (int i = 0; i < fm.nb; i++) b[l * fm.nb + i] = rreg(f, vec_elem(fn, &in->opd[2], (unsigned)i), l);
         for (int i = 0; i < fm.nc; i++) cc[l * fm.nc + i] = rreg(f, vec_elem(fn, &in->opd[3], (unsigned)i), l);
     }
-    tc_mma_run(&fm, a, b, cc, d);
+    if (fm.sparse) {
+        uint32_t meta[32];
+        for (uint32_t l = 0; l < 32; l++)
+            meta[l] = (uint32_t)rreg(f, &in->opd[4], l);
+        tc_mma_sp_run(&fm, a, b, cc, meta, d);
+    } else {
+        tc_mma_run(&fm, a, b, cc, d);
+    }
     FOR_LANES(exec, l)
         for (int i = 0; i < fm.nd; i++)
             wreg(c, f, vec_elem(fn, &in->opd[0], (unsigned)i), l, d[l * fm.nd + i]);
@@ -129,16 +137,89 @@ static int exec_ldst_matrix(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_fr
     return 0;
 }
 
+static int exec_wmma_mma(interp_ctx *c, ip_frame *f, const ir_instr *in, const tc_wmma_form *fm, uint32_t exec)
+{
+    const ir_function *fn = ip_func(c, f->func);
+    const tc_mma_form *m = &fm->mma;
+    uint64_t a[32 * 8], b[32 * 8], cc[32 * 8], d[32 * 8];
+    for (uint32_t l = 0; l < 32; l++) {
+        for (int i = 0; i < m->na; i++) a[l * m->na + i] = rreg(f, vec_elem(fn, &in->opd[1], (unsigned)i), l);
+        for (int i = 0; i < m->nb; i++) b[l * m->nb + i] = rreg(f, vec_elem(fn, &in->opd[2], (unsigned)i), l);
+        for (int i = 0; i < m->nc; i++) cc[l * m->nc + i] = rreg(f, vec_elem(fn, &in->opd[3], (unsigned)i), l);
+    }
+    tc_wmma_run(fm, a, b, cc, d);
+    FOR_LANES(exec, l)
+        for (int i = 0; i < m->nd; i++)
+            wreg(c, f, vec_elem(fn, &in->opd[0], (unsigned)i), l, d[l * m->nd + i]);
+    return 0;
+}
+
+/* wmma.load / wmma.store: every element of every lane's fragment, from or
+ * to its place in the strided matrix at the lane's address. */
+static int exec_wmma_ldst(interp_ctx *c, ip_warp *w, ip_frame *f, const ir_instr *in, const tc_wmma_form *fm,
+                          uint32_t exec)
+{
+    const ir_function *fn = ip_func(c, f->func);
+    bool st = in->op == IR_OP_WMMA_STORE;
+    int ak = st ? 0 : 1, vk = st ? 1 : 0;
+    int bits = fm->bits, epr = bits >= 32 ? 1 : 32 / bits, bytes = bits >= 8 ? bits / 8 : 1;
+    const char *nm = st ? "wmma.store" : "wmma.load";
+    FOR_LANES(exec, l) {
+        int sp;
+        uint64_t base = ip_addr(c, w, f, in, ak, l, &sp);
+        uint64_t ld = fm->colmajor ? fm->rows : fm->cols;
+        if (in->nopd > 2) {
+            int64_t s = (int64_t)(uint32_t)rreg(f, &in->opd[2], l);
+            if (s <= 0 || (uint64_t)s < ld)
+                return ip_error(c, INTERP_FAULT, w, (int)l, c->xfunc, c->xpc,
+                                "%s: stride %lld is smaller than the matrix's %llu %s", nm, (long long)s,
+                                (unsigned long long)ld, fm->colmajor ? "rows" : "columns");
+            ld = (uint64_t)s;
+        }
+        for (int i = 0; i < fm->nregs; i++) {
+            const ir_operand *ro = vec_elem(fn, &in->opd[vk], (unsigned)i);
+            uint64_t v = st ? rreg(f, ro, l) : 0;
+            for (int j = 0; j < epr; j++) {
+                int r, col;
+                tc_wmma_elem(fm, (int)l, i, j, &r, &col);
+                uint64_t e = fm->colmajor ? (uint64_t)col * ld + (uint64_t)r : (uint64_t)r * ld + (uint64_t)col;
+                uint64_t bit = e * (uint64_t)bits;
+                ip_ptr p = ip_resolve(c, w, (int)l, sp, base + bit / 8, (uint32_t)bytes, (uint32_t)bytes, nm);
+                if (!p.p)
+                    return c->res.status;
+                if (c->nops && p.cta >= 0 && ip_async_smem_race(c, w, (int)l, p.cta, p.soff, (uint32_t)bytes, st, nm))
+                    return c->res.status;
+                uint64_t mask = bits >= 64 ? ~0ull : (1ull << bits) - 1;
+                if (bits < 8) {
+                    int sh = (int)(bit % 8);
+                    if (st)
+                        *p.p = (uint8_t)((*p.p & ~(mask << sh)) | (((v >> (j * bits)) & mask) << sh));
+                    else
+                        v |= (uint64_t)((*p.p >> sh) & mask) << (j * bits);
+                } else if (st) {
+                    uint64_t x = (v >> (bits < 64 ? j * bits : 0)) & mask;
+                    memcpy(p.p, &x, (size_t)bytes);  /* little-endian host */
+                } else {
+                    uint64_t x = 0;
+                    memcpy(&x, p.p, (size_t)bytes);
+                    v |= x << (bits < 64 ? j * bits : 0);
+                }
+            }
+            if (!st)
+                wreg(c, f, ro, l, v);
+        }
+    }
+    return 0;
+}
+
 /* Returns -2 when `in` is not a warp-level matrix instruction. */
 int ip_exec_warp_mma(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, uint32_t group,
                      uint32_t exec)
 {
     switch (in->op) {
     case IR_OP_MMA: case IR_OP_LDMATRIX: case IR_OP_STMATRIX: case IR_OP_MOVMATRIX:
-        break;
     case IR_OP_WMMA_LOAD: case IR_OP_WMMA_STORE: case IR_OP_WMMA_MMA:
-        return ip_error(c, INTERP_UNSUPPORTED, NULL, 0, c->xfunc, c->xpc, "%s: the wmma forms are not implemented yet (mma.sync, ldmatrix and stmatrix are)",
-                        ir_ops[in->op].name);
+        break;
     default:
         return -2;
     }
@@ -157,6 +238,13 @@ int ip_exec_warp_mma(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f,
         return exec_ldst_matrix(c, w, in, f, false);
     case IR_OP_STMATRIX:
         return exec_ldst_matrix(c, w, in, f, true);
+    case IR_OP_WMMA_LOAD: case IR_OP_WMMA_STORE: case IR_OP_WMMA_MMA: {
+        tc_wmma_form fm;
+        char why[200];
+        if (!tc_wmma_decode(in, &fm, why, sizeof why))
+            return ip_error(c, INTERP_UNSUPPORTED, NULL, 0, c->xfunc, c->xpc, "%s", why);
+        return in->op == IR_OP_WMMA_MMA ? exec_wmma_mma(c, f, in, &fm, exec) : exec_wmma_ldst(c, w, f, in, &fm, exec);
+    }
     default: { /* movmatrix */
         const ir_function *fn = ip_func(c, f->func);
         uint32_t src[32], dst[32];
