@@ -519,6 +519,10 @@ static void check_mma(vctx *c)
         verr(c, "%s: four types are required (.dtype.atype.btype.ctype)", mn(c));
         return;
     }
+    if (ir_has(in, IR_M_SATFINITE) && in->types[0] != IR_T_S32) {
+        verr(c, "%s: .satfinite is for the integer (.s32) forms only", mn(c));
+        return;
+    }
     for (int i = 0; i < (int)(sizeof mma_forms / sizeof mma_forms[0]); i++)
         if (mma_forms[i].m == shapes[si].m && mma_forms[i].n == shapes[si].n &&
             mma_forms[i].k == shapes[si].k && mma_forms[i].d == in->types[0] &&

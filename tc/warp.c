@@ -479,7 +479,11 @@ bool tc_wmma_decode(const ir_instr *in, tc_wmma_form *f, char *why, size_t n)
             nr = wmma_forms[i].na;
         if (fr == TC_WF_B && wmma_forms[i].b == t && (wmma_forms[i].any || lay == 1))
             nr = wmma_forms[i].nb;
-        if ((fr == TC_WF_C && wmma_forms[i].c == t) || (fr == TC_WF_D && wmma_forms[i].d == t))
+        /* the m8n8 integer shapes' accumulators may also be named .f32 (ptxas
+         * takes it: 32-bit words either way) */
+        int acc = fr == TC_WF_C ? wmma_forms[i].c : wmma_forms[i].d;
+        if ((fr == TC_WF_C || fr == TC_WF_D) &&
+            (acc == t || (t == IR_T_F32 && acc == IR_T_S32 && f->m == 8 && f->n == 8)))
             nr = acc_regs(tc_type_of(t), f->m, f->n);
     }
     if (nr < 0) {
