@@ -271,9 +271,12 @@ void tc_mma_run(const tc_mma_form *f, const uint64_t *a, const uint64_t *b, cons
  * (laid out as the dense fragment of K/2 columns), and a 4-bit metadata
  * field per chunk names their places (bits 1:0 the first, 3:2 the second).
  * The metadata of the two rows g and g + 8 of a quad comes from the threads
- * the selector picks: with c chunks a row, c / 4 threads, thread
- * sel * c/4 + i (of the quad) holding chunks 4i .. 4i+3 of row g in bits
- * 15:0 and of row g + 8 in bits 31:16, four bits a chunk. */
+ * the selector picks: with c chunks a row, c / 4 threads from thread
+ * sel * c/4 of the quad on, four bits a chunk.  Measured on the H100
+ * (tests/hw/tc_warp/cases2.jsonl): with 16-bit units thread i holds chunks
+ * 4i .. 4i+3 of row g in bits 15:0 and of row g + 8 in bits 31:16; with
+ * 8-bit units thread 2i holds chunks 8i .. 8i+7 of row g, thread 2i + 1
+ * those of row g + 8. */
 void tc_mma_sp_run(const tc_mma_form *f, const uint64_t *a, const uint64_t *b, const uint64_t *c,
                    const uint32_t *meta, uint64_t *d)
 {
@@ -288,8 +291,16 @@ void tc_mma_sp_run(const tc_mma_form *f, const uint64_t *a, const uint64_t *b, c
     for (int r = 0; r < M; r++) {
         int g = r % 8, h = r / 8, nk = 0;
         for (int ch = 0; ch < chunks; ch++) {
-            int lane = 4 * g + ((f->sel * nthr + ch / 4) & 3);
-            uint32_t nib = (meta[lane] >> (16 * h + 4 * (ch % 4))) & 0xf;
+            int th, bit;
+            if (ubits == 16) {   /* chunks 4i..4i+3: thread i, row g in 15:0, g+8 in 31:16 */
+                th = ch / 4;
+                bit = 16 * h + 4 * (ch % 4);
+            } else {             /* chunks 8i..8i+7 of row g: thread 2i, of row g+8: 2i+1 */
+                th = 2 * (ch / 8) + h;
+                bit = 4 * (ch % 8);
+            }
+            int lane = 4 * g + ((f->sel * nthr + th) & 3);
+            uint32_t nib = (meta[lane] >> bit) & 0xf;
             for (int s = 0; s < 2; s++) {
                 int u = 4 * ch + (int)((nib >> (2 * s)) & 3);   /* the kept unit */
                 int cu = 2 * ch + s;                             /* its compressed unit */
@@ -369,7 +380,9 @@ void tc_movmatrix(const uint32_t *in, uint32_t *out)
  * (measured on the H100, tests/hw/tc_warp/cases2.jsonl): A is a column of
  * m16 x K mma A fragments (an 8-row A: row g, register i holding columns
  * 4 epr i + epr t ..), B a row of K x n8 mma B fragments, C and D the
- * m16n8 (m8n8 for 8-row shapes) accumulator tiles in row-major tile order.
+ * m16n8 (m8n8 for 8-row shapes) accumulator tiles in row-major tile order;
+ * except that m8n32k16 is m32n8k16 transposed: its B is the A fragment of
+ * B^T and its C and D the accumulator of C^T.
  * A fragment declaring more registers than its elements need (the .f16 A
  * and B of some shapes) repeats them: register i holds what i % need does. */
 
@@ -503,6 +516,16 @@ bool tc_wmma_decode(const ir_instr *in, tc_wmma_form *f, char *why, size_t n)
 
 void tc_wmma_elem(const tc_wmma_form *f, int lane, int reg, int j, int *row, int *col)
 {
+    if (f->m == 8 && f->n == 32 && f->frag != TC_WF_A) {
+        /* m8n32k16 is m32n8k16 transposed (measured): B is laid out as
+         * m32n8's A of B^T, C and D as m32n8's accumulator of C^T */
+        tc_wmma_form t = *f;
+        t.m = 32; t.n = 8;
+        t.frag = f->frag == TC_WF_B ? TC_WF_A : f->frag;
+        t.rows = f->cols; t.cols = f->rows;
+        tc_wmma_elem(&t, lane, reg, j, col, row);
+        return;
+    }
     int g = lane >> 2, t = lane & 3;
     int bits = f->bits, epr = bits >= 32 ? 1 : 32 / bits;
     if (f->frag == TC_WF_C || f->frag == TC_WF_D) {
