@@ -8,6 +8,7 @@
  * wmma.load/store address each element from the lane's own address, the
  * layout and the stride (elements; default the matrix's leading dimension).
  */
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include "interp/internal.h"
@@ -53,12 +54,80 @@ static int converged(interp_ctx *c, ip_warp *w, const ir_instr *in, uint32_t gro
                     "the guard must be the same for the whole warp", nm, exec, group & ~exec);
 }
 
+/* The forms, decoded once per launch plan (ip_warp_mma_plan); ok false: a
+ * form tc/ cannot run, whose message the instruction's first execution
+ * asks tc/ for again. */
+struct ip_tcw {
+    bool ok;
+    union {
+        tc_mma_form mma;
+        tc_wmma_form wmma;
+    } u;
+};
+
+static bool is_warp_mma(int op)
+{
+    return op == IR_OP_MMA || op == IR_OP_WMMA_LOAD || op == IR_OP_WMMA_STORE || op == IR_OP_WMMA_MMA;
+}
+
+static bool decode(const ir_instr *in, struct ip_tcw *t, char *why, size_t n)
+{
+    t->ok = in->op == IR_OP_MMA ? tc_mma_decode(in, &t->u.mma, why, n) : tc_wmma_decode(in, &t->u.wmma, why, n);
+    return t->ok;
+}
+
+bool ip_warp_mma_plan(ip_plan *p)
+{
+    const ir_module *m = p->mod;
+    p->tcw = calloc(m->nfuncs + 1, sizeof *p->tcw);
+    if (!p->tcw)
+        return false;
+    for (uint32_t f = 0; f < m->nfuncs; f++) {
+        const ir_function *fn = &m->funcs[f];
+        for (uint32_t i = 0; i < fn->ninstrs; i++) {
+            const ir_instr *in = &fn->instrs[i];
+            if (!is_warp_mma(in->op))
+                continue;
+            if (!p->tcw[f] && !(p->tcw[f] = calloc(fn->ninstrs + 1, sizeof **p->tcw)))
+                return false;
+            char why[200];
+            decode(in, &p->tcw[f][i], why, sizeof why);
+        }
+    }
+    return true;
+}
+
+void ip_warp_mma_plan_free(ip_plan *p)
+{
+    for (uint32_t f = 0; p->tcw && p->mod && f < p->mod->nfuncs; f++)
+        free(p->tcw[f]);
+    free(p->tcw);
+    p->tcw = NULL;
+}
+
+/* the decoded form of the instruction at (c->xfunc, c->xpc); NULL after
+ * reporting the form as not supported */
+static const struct ip_tcw *form_of(interp_ctx *c, const ir_instr *in)
+{
+    const struct ip_tcw *t = c->plan->tcw && c->plan->tcw[c->xfunc] ? &c->plan->tcw[c->xfunc][c->xpc] : NULL;
+    if (t && t->ok)
+        return t;
+    char why[200];
+    struct ip_tcw tmp;
+    if (!decode(in, &tmp, why, sizeof why)) {
+        ip_error(c, INTERP_UNSUPPORTED, NULL, 0, c->xfunc, c->xpc, "%s", why);
+        return NULL;
+    }
+    ip_error(c, INTERP_UNSUPPORTED, NULL, 0, c->xfunc, c->xpc, "%s: not decoded at launch", ir_ops[in->op].name);
+    return NULL;
+}
+
 static int exec_mma(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, uint32_t exec)
 {
-    tc_mma_form fm;
-    char why[160];
-    if (!tc_mma_decode(in, &fm, why, sizeof why))
-        return ip_error(c, INTERP_UNSUPPORTED, NULL, 0, c->xfunc, c->xpc, "%s", why);
+    const struct ip_tcw *t = form_of(c, in);
+    if (!t)
+        return c->res.status;
+    const tc_mma_form fm = t->u.mma;
     const ir_function *fn = ip_func(c, f->func);
     uint64_t a[32 * 8], b[32 * 4], cc[32 * 4], d[32 * 4];
     for (uint32_t l = 0; l < 32; l++) {
@@ -239,11 +308,11 @@ int ip_exec_warp_mma(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f,
     case IR_OP_STMATRIX:
         return exec_ldst_matrix(c, w, in, f, true);
     case IR_OP_WMMA_LOAD: case IR_OP_WMMA_STORE: case IR_OP_WMMA_MMA: {
-        tc_wmma_form fm;
-        char why[200];
-        if (!tc_wmma_decode(in, &fm, why, sizeof why))
-            return ip_error(c, INTERP_UNSUPPORTED, NULL, 0, c->xfunc, c->xpc, "%s", why);
-        return in->op == IR_OP_WMMA_MMA ? exec_wmma_mma(c, f, in, &fm, exec) : exec_wmma_ldst(c, w, f, in, &fm, exec);
+        const struct ip_tcw *t = form_of(c, in);
+        if (!t)
+            return c->res.status;
+        return in->op == IR_OP_WMMA_MMA ? exec_wmma_mma(c, f, in, &t->u.wmma, exec)
+                                        : exec_wmma_ldst(c, w, f, in, &t->u.wmma, exec);
     }
     default: { /* movmatrix */
         const ir_function *fn = ip_func(c, f->func);
