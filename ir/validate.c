@@ -424,7 +424,7 @@ static void check_mma_sp(vctx *c)
         return;
     }
     if (!tc_mma_decode(in, &f, why, sizeof why)) {
-        verr(c, "%s (legal selectors: tc/shapes.def)", why);
+        verr(c, "%s", why);
         return;
     }
     want_regs(c, 0, f.nd, "D");

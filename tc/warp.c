@@ -127,11 +127,17 @@ bool tc_mma_decode(const ir_instr *in, tc_mma_form *f, char *why, size_t n)
     f->satfinite = ir_has(in, IR_M_SATFINITE);
     if (ir_has(in, IR_M_SP) || ir_has(in, IR_M_SP_ORDERED_METADATA)) {
         int sr = mma_sp_form(f->m, f->n, f->kk, in->types);
-        if (sr < 0 || in->nopd != 6 || in->opd[5].kind != IR_OPD_IMM ||
-            in->opd[5].u.imm < 0 || in->opd[5].u.imm >= mma_sp_forms[sr].nsel) {
+        if (sr < 0 || in->nopd != 6 || in->opd[5].kind != IR_OPD_IMM) {
             snprintf(why, n, "mma.sp .m%un%uk%u .%s.%s.%s.%s: not an sm_90 sparse form", f->m, f->n, f->kk,
                      ir_types[in->types[0]].name, ir_types[in->types[1]].name,
                      ir_types[in->types[2]].name, ir_types[in->types[3]].name);
+            return false;
+        }
+        if (in->opd[5].u.imm < 0 || in->opd[5].u.imm >= mma_sp_forms[sr].nsel) {
+            snprintf(why, n, "mma.sp .m%un%uk%u .%s.%s.%s.%s: sparsity selector %lld out of range (0..%d)", f->m,
+                     f->n, f->kk, ir_types[in->types[0]].name, ir_types[in->types[1]].name,
+                     ir_types[in->types[2]].name, ir_types[in->types[3]].name, (long long)in->opd[5].u.imm,
+                     mma_sp_forms[sr].nsel - 1);
             return false;
         }
         f->sparse = 1;
