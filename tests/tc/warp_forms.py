@@ -183,12 +183,13 @@ def main():
                 if line.strip() and not line.startswith('#'):
                     want.add(line.rstrip('\n'))
         extra, missing = sorted(ptxi_ok - want), sorted(want - ptxi_ok)
-        for k in extra[:400]:
-            print('ptxi accepts, ptxas rejects:', k)
-        for k in missing[:400]:
-            print('ptxas accepts, ptxi rejects:', k)
-        print('%d forms tried, %d accepted by ptxas; ptxi disagrees on %d (%d accepted too many, %d refused)'
-              % (len(fs), len(want), len(extra) + len(missing), len(extra), len(missing)))
+        for k in extra[:40]:
+            print('  ptxi accepts, ptxas rejects:', k)
+        for k in missing[:40]:
+            print('  ptxas accepts, ptxi rejects:', k)
+        print('%s warp-level forms: %d tried, %d accepted by ptxas; ptxi disagrees on %d (%d accepted too many, '
+              '%d refused)' % ('FAIL' if extra or missing else 'PASS', len(fs), len(want), len(extra) + len(missing),
+                              len(extra), len(missing)))
         sys.exit(1 if extra or missing else 0)
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, 'warp_forms.txt')
     # ptxas names the line of a parse error, but a file with such errors is
