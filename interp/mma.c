@@ -170,6 +170,10 @@ static uint8_t *row_ptr(interp_ctx *c, ip_warp *w, ip_frame *f, const ir_instr *
     }
     if (c->nops && p.cta >= 0 && ip_async_smem_race(c, w, (int)l, p.cta, p.soff, 16, write, ir_ops[in->op].name))
         return NULL;
+    /* stmatrix over a tile a wgmma in flight may still read */
+    if (write && c->plan->wg_any && p.cta >= 0 &&
+        ip_wgmma_smem_write(c, w, (int)l, p.cta, p.soff, 16, ir_ops[in->op].name))
+        return NULL;
     return p.p;
 }
 
@@ -257,6 +261,9 @@ static int exec_wmma_ldst(interp_ctx *c, ip_warp *w, ip_frame *f, const ir_instr
                 if (!p.p)
                     return c->res.status;
                 if (c->nops && p.cta >= 0 && ip_async_smem_race(c, w, (int)l, p.cta, p.soff, (uint32_t)bytes, st, nm))
+                    return c->res.status;
+                if (st && c->plan->wg_any && p.cta >= 0 &&
+                    ip_wgmma_smem_write(c, w, (int)l, p.cta, p.soff, (uint32_t)bytes, nm))
                     return c->res.status;
                 uint64_t mask = bits >= 64 ? ~0ull : (1ull << bits) - 1;
                 if (bits < 8) {
