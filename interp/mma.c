@@ -128,6 +128,10 @@ static int exec_mma(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, 
     if (!t)
         return c->res.status;
     const tc_mma_form fm = t->u.mma;
+    if (fm.sparse && fm.sel_faults)
+        return ip_error(c, INTERP_FAULT, w, 0, c->xfunc, c->xpc,
+                        "mma.sp: sparsity selector %u of .m%un%uk%u names metadata threads past the quad: "
+                        "ptxas accepts it, the H100 stops with an illegal instruction", fm.sel, fm.m, fm.n, fm.kk);
     const ir_function *fn = ip_func(c, f->func);
     uint64_t a[32 * 8], b[32 * 4], cc[32 * 4], d[32 * 4];
     for (uint32_t l = 0; l < 32; l++) {

@@ -143,6 +143,12 @@ bool tc_mma_decode(const ir_instr *in, tc_mma_form *f, char *why, size_t n)
         f->sparse = 1;
         f->sel = (uint8_t)in->opd[5].u.imm;
         set_counts(f);
+        /* metadata threads a quad: chunks of four units a row, four chunks
+         * a thread; m16n8k32 .f16 -> .f32 takes selectors 2 and 3 in ptxas,
+         * and the H100 stops on them (CUDA_ERROR_ILLEGAL_INSTRUCTION,
+         * tests/hw/tc_warp/cases3.jsonl) */
+        int bits = tbits_tc(f->atype), nthr = f->kk * bits / (bits >= 16 ? 16 : 8) / 16;
+        f->sel_faults = (f->sel + 1) * nthr > 4;
         return true;
     }
     int row = mma_form(f->m, f->n, f->kk, in->types);

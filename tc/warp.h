@@ -24,6 +24,8 @@ typedef struct tc_mma_form {
     uint8_t aepr, bepr;        /* elements per 32-bit register (f64: 1 per register) */
     uint8_t sparse;            /* mma.sp: A holds K/2 columns, metadata opd[4] */
     uint8_t sel;               /* mma.sp: the sparsity selector (opd[5]) */
+    uint8_t sel_faults;        /* mma.sp: the selector names threads past the quad,
+                                * which ptxas takes and the H100 faults on */
 } tc_mma_form;
 
 /* Decodes an mma instruction; false (with a message in why) for a form ptxi
