@@ -146,7 +146,7 @@ bool tc_mma_decode(const ir_instr *in, tc_mma_form *f, char *why, size_t n)
         /* metadata threads a quad: chunks of four units a row, four chunks
          * a thread; m16n8k32 .f16 -> .f32 takes selectors 2 and 3 in ptxas,
          * and the H100 stops on them (CUDA_ERROR_ILLEGAL_INSTRUCTION,
-         * tests/hw/tc_warp/cases3.jsonl) */
+         * tests/hw/tc_warp, the sp3_sm90a.ptx cases) */
         int bits = tbits_tc(f->atype), nthr = f->kk * bits / (bits >= 16 ? 16 : 8) / 16;
         f->sel_faults = (f->sel + 1) * nthr > 4;
         return true;
@@ -285,7 +285,7 @@ void tc_mma_run(const tc_mma_form *f, const uint64_t *a, const uint64_t *b, cons
  * The metadata of the two rows g and g + 8 of a quad comes from the threads
  * the selector picks: with c chunks a row, c / 4 threads from thread
  * sel * c/4 of the quad on, four bits a chunk.  Measured on the H100
- * (tests/hw/tc_warp/cases2.jsonl): with 16-bit units thread i holds chunks
+ * (tests/hw/tc_warp, the wmma_sm90a.ptx cases): with 16-bit units thread i holds chunks
  * 4i .. 4i+3 of row g in bits 15:0 and of row g + 8 in bits 31:16; with
  * 8-bit units thread 2i holds chunks 8i .. 8i+7 of row g, thread 2i + 1
  * those of row g + 8. */
@@ -389,7 +389,7 @@ void tc_movmatrix(const uint32_t *in, uint32_t *out)
 
 /* ---- wmma ------------------------------------------------------------------
  * The fragments of wmma on sm_90 are those of mma.sync put side by side
- * (measured on the H100, tests/hw/tc_warp/cases2.jsonl): A is a column of
+ * (measured on the H100, tests/hw/tc_warp, the wmma_sm90a.ptx cases): A is a column of
  * m16 x K mma A fragments (an 8-row A: row g, register i holding columns
  * 4 epr i + epr t ..), B a row of K x n8 mma B fragments, C and D the
  * m16n8 (m8n8 for 8-row shapes) accumulator tiles in row-major tile order;

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """tests/hw/tc_warp/gen2.py: the second module of the warp-level suite:
-wmma.load/store/mma and mma.sp.  Writes wmma.cu, inputs2/ and cases2.jsonl.
+wmma.load/store/mma and mma.sp.  Writes wmma.cu, inputs2/ and cases2.jsonl (appended to cases.jsonl).
 wmma.load kernels read a random matrix (strided, padded) and dump the
 fragment registers lane-major; wmma.store kernels store random registers
 into a 0xa5-filled strided matrix; wmma.mma and mma.sp kernels take every

@@ -3,7 +3,7 @@
 module of the warp-level suite: mma.sp with the selectors gen2 leaves out
 (2 and 3 of the 16-bit and tf32 forms, 1 of the 8-bit units) and the PTX 8.7
 m16n8k16 fp8 mma.sync forms, all on raw registers.  Writes sp3.cu (not
-kept), inputs3/ and cases3.jsonl; nvcc -arch=sm_90a -ptx sp3.cu -o
+kept), inputs3/ and cases3.jsonl (appended to cases.jsonl); nvcc -arch=sm_90a -ptx sp3.cu -o
 sp3_sm90a.ptx; expected bytes from the oracle on an H100."""
 import json, os, random, struct
 
