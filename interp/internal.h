@@ -78,6 +78,8 @@ typedef struct ip_plan {
     uint8_t **wgacc;           /* per function, per instruction: accesses a register
                                 * that a wgmma.mma_async uses (wgmma.c) */
     bool wg_any;               /* the module has wgmma.mma_async */
+    struct ip_tcw **tcw;       /* per function, per instruction: decoded warp-level
+                                * matrix forms (mma.c; NULL: function has none) */
     uint32_t static_smem;      /* end of static shared variables */
     uint32_t dyn_base;         /* shared address of dyn_smem[] */
     uint32_t smem_size;        /* total shared window per CTA */
@@ -379,6 +381,8 @@ int ip_ck_exit(interp_ctx *c, ip_warp *w, int lane);
  * landing of an IP_OP_WGMMA; plan-time decoding; per-CTA state. */
 int ip_wgmma_exec(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, uint32_t group, uint32_t exec);
 int ip_wgmma_land(interp_ctx *c, const ip_op *o);
+bool ip_warp_mma_plan(ip_plan *p);
+void ip_warp_mma_plan_free(ip_plan *p);
 bool ip_wgmma_plan(ip_plan *p);
 void ip_wgmma_plan_free(ip_plan *p);
 void ip_wgmma_cta_free(ip_cta *t);

@@ -268,6 +268,8 @@ ip_plan *ip_plan_new(const interp_launch *l)
     plan_layout(p);
     if (!ip_wgmma_plan(p) && !p->err[0])
         snprintf(p->err, sizeof p->err, "out of memory");
+    if (!ip_warp_mma_plan(p) && !p->err[0])
+        snprintf(p->err, sizeof p->err, "out of memory");
     if (!ip_lower(p) && !p->err[0])
         snprintf(p->err, sizeof p->err, "out of memory");
     return p;
@@ -284,6 +286,7 @@ void ip_plan_free(ip_plan *p)
     free(p->wide);
     ip_lower_free(p);
     ip_wgmma_plan_free(p);
+    ip_warp_mma_plan_free(p);
     free(p->symloc);
     free(p->symaddr);
     free(p->frame_bytes);

@@ -16,6 +16,7 @@
 #include <stdarg.h>
 #include "ir/ir.h"
 #include "tc/wgmma.h"
+#include "tc/warp.h"
 
 typedef struct {
     const ir_function *f;
@@ -386,6 +387,113 @@ static const struct { uint8_t m, n; uint16_t k; uint8_t d, a, b, c; } mma_forms[
 #undef TC_MMA
 };
 
+/* registers in operand k: a {vector}'s size, 1 for a plain register */
+static unsigned vec_n(const ir_operand *o)
+{
+    return o->kind == IR_OPD_VEC ? o->u.vec.n : 1;
+}
+
+static void want_regs(vctx *c, unsigned k, unsigned n, const char *what)
+{
+    if (k < c->in->nopd && vec_n(&c->in->opd[k]) != n)
+        verr_opd(c, k, "%s: %s takes %u register%s, got %u", mn(c), what, n, n == 1 ? "" : "s",
+                 vec_n(&c->in->opd[k]));
+}
+
+static bool sync_aligned(vctx *c)
+{
+    if (ir_has(c->in, IR_M_SYNC) && ir_has(c->in, IR_M_ALIGNED))
+        return true;
+    verr(c, "%s: .sync.aligned is required", mn(c));
+    return false;
+}
+
+/* mma.sp: a form of tc/shapes.def's TC_MMA_SP with a selector in range
+ * (decoded by tc/ itself, the code the interpreter runs) */
+static void check_mma_sp(vctx *c)
+{
+    const ir_instr *in = c->in;
+    tc_mma_form f;
+    char why[200];
+    if (in->nopd != 6) {
+        verr_opd(c, count_at(c, 6), "%s expects d, a, b, c, metadata, selector (6 operands)", mn(c));
+        return;
+    }
+    if (in->opd[5].kind != IR_OPD_IMM) {
+        verr_opd(c, 5, "%s: the sparsity selector must be an integer constant", mn(c));
+        return;
+    }
+    if (!tc_mma_decode(in, &f, why, sizeof why)) {
+        verr(c, "%s", why);
+        return;
+    }
+    want_regs(c, 0, f.nd, "D");
+    want_regs(c, 1, f.na, "the sparse A");
+    want_regs(c, 2, f.nb, "B");
+    want_regs(c, 3, f.nc, "C");
+    if (in->opd[4].kind != IR_OPD_REG)
+        verr_opd(c, 4, "%s: the metadata must be a 32-bit register", mn(c));
+}
+
+/* wmma.load/store/mma: a form of tc/shapes.def's TC_WMMA */
+static void check_wmma(vctx *c)
+{
+    const ir_instr *in = c->in;
+    tc_wmma_form f;
+    char why[200];
+    if (!sync_aligned(c))
+        return;
+    if (!tc_wmma_decode(in, &f, why, sizeof why)) {
+        verr(c, "%s", why);
+        return;
+    }
+    if (in->op == IR_OP_WMMA_MMA) {
+        want_regs(c, 0, f.mma.nd, "D");
+        want_regs(c, 1, f.mma.na, "A");
+        want_regs(c, 2, f.mma.nb, "B");
+        want_regs(c, 3, f.mma.nc, "C");
+        return;
+    }
+    bool st = in->op == IR_OP_WMMA_STORE;
+    if (in->space != IR_SPACE_NONE && in->space != IR_SPACE_GLOBAL && in->space != IR_SPACE_SHARED_CTA)
+        verr(c, "%s: the state space must be .global, .shared or .shared::cta (or none: generic)", mn(c));
+    if (!is_addr(&in->opd[st ? 0 : 1]))
+        verr_opd(c, st ? 0 : 1, "%s: operand %d must be the matrix's address [p]", mn(c), st ? 1 : 2);
+    want_regs(c, st ? 1 : 0, f.nregs, "the fragment");
+    if (in->nopd > 2 && in->opd[2].kind != IR_OPD_REG && in->opd[2].kind != IR_OPD_IMM)
+        verr_opd(c, 2, "%s: the stride must be a 32-bit register or an integer constant", mn(c));
+}
+
+/* ldmatrix / stmatrix / movmatrix: sm_90 has only the .m8n8 .b16 forms
+ * (the .m16n16/.m8n16/.m16n8 .b8 ones are sm_100's: ptxas -arch=sm_90a
+ * rejects them) */
+static void check_ldst_matrix(vctx *c)
+{
+    const ir_instr *in = c->in;
+    if (!sync_aligned(c))
+        return;
+    if (!ir_has(in, IR_M_M8N8) || in->ntypes != 1 || in->types[0] != IR_T_B16) {
+        verr(c, "%s: sm_90 has only the .m8n8 .b16 form (.m16n16, .m8n16, .m16n8 and .b8 are sm_100's)", mn(c));
+        return;
+    }
+    if (in->op == IR_OP_MOVMATRIX) {
+        if (!ir_has(in, IR_M_TRANS) || ir_has(in, IR_M_X1) || ir_has(in, IR_M_X2) || ir_has(in, IR_M_X4))
+            verr(c, "%s: the form is movmatrix.sync.aligned.m8n8.trans.b16 d, a", mn(c));
+        return;
+    }
+    unsigned n = ir_has(in, IR_M_X4) ? 4 : ir_has(in, IR_M_X2) ? 2 : ir_has(in, IR_M_X1) ? 1 : 0;
+    if (!n) {
+        verr(c, "%s: the number of matrices (.x1, .x2 or .x4) is required", mn(c));
+        return;
+    }
+    if (in->space != IR_SPACE_NONE && in->space != IR_SPACE_SHARED_CTA)
+        verr(c, "%s: the state space must be .shared or .shared::cta (or none: generic)", mn(c));
+    bool st = in->op == IR_OP_STMATRIX;
+    if (!is_addr(&in->opd[st ? 0 : 1]))
+        verr_opd(c, st ? 0 : 1, "%s: operand %d must be the row address [p]", mn(c), st ? 1 : 2);
+    want_regs(c, st ? 1 : 0, n, "the fragment");
+}
+
 static void check_mma(vctx *c)
 {
     const ir_instr *in = c->in;
@@ -395,8 +503,10 @@ static void check_mma(vctx *c)
         { IR_M_M16N8K256, 16, 8, 256 }, { IR_M_M8N8K4, 8, 8, 4 }, { IR_M_M8N8K16, 8, 8, 16 },
         { IR_M_M8N8K32, 8, 8, 32 }, { IR_M_M8N8K128, 8, 8, 128 },
     };
-    if (ir_has(in, IR_M_SP) || ir_has(in, IR_M_ORDERED_METADATA))
+    if (ir_has(in, IR_M_SP) || ir_has(in, IR_M_SP_ORDERED_METADATA)) {
+        check_mma_sp(c);
         return;
+    }
     int si = -1;
     for (int i = 0; i < (int)(sizeof shapes / sizeof shapes[0]); i++)
         if (ir_has(in, shapes[i].mod))
@@ -407,6 +517,10 @@ static void check_mma(vctx *c)
     }
     if (in->ntypes != 4) {
         verr(c, "%s: four types are required (.dtype.atype.btype.ctype)", mn(c));
+        return;
+    }
+    if (ir_has(in, IR_M_SATFINITE) && in->types[0] != IR_T_S32) {
+        verr(c, "%s: .satfinite is for the integer (.s32) forms only", mn(c));
         return;
     }
     for (int i = 0; i < (int)(sizeof mma_forms / sizeof mma_forms[0]); i++)
@@ -984,6 +1098,12 @@ int ir_validate_instr(const ir_module *m, const ir_function *f, const ir_instr *
         break;
     case IR_OP_MMA:
         check_mma(&c);
+        break;
+    case IR_OP_WMMA_LOAD: case IR_OP_WMMA_STORE: case IR_OP_WMMA_MMA:
+        check_wmma(&c);
+        break;
+    case IR_OP_LDMATRIX: case IR_OP_STMATRIX: case IR_OP_MOVMATRIX:
+        check_ldst_matrix(&c);
         break;
     case IR_OP_TENSORMAP_CP_FENCEPROXY:
         if (!ir_has(in, IR_M_TENSORMAP_GENERIC) || in->sem != IR_M_RELEASE)

@@ -1269,7 +1269,9 @@ static int decode_mnemonic(ptx_builder *b, const char *s, uint32_t n, ptx_loc l,
             /* createpolicy names a primary and a secondary priority, which
              * may be the same (.L2::evict_first.L2::evict_first) */
             if (ir_has(in, (ir_mod)m) &&
-                !(op == IR_OP_CREATEPOLICY && (m == IR_M_L2_EVICT_FIRST || m == IR_M_L2_EVICT_UNCHANGED))) {
+                !(op == IR_OP_CREATEPOLICY && (m == IR_M_L2_EVICT_FIRST || m == IR_M_L2_EVICT_UNCHANGED)) &&
+                /* wmma.mma and mma.m8n8k4 name A's and B's layouts in turn (.row.row) */
+                !((op == IR_OP_WMMA_MMA || op == IR_OP_MMA) && (m == IR_M_ROW || m == IR_M_COL))) {
                 ptx_loc ml = l; ml.col += p;
                 berr(b, ml, "modifier '.%.*s' appears twice in '%.*s'", (int)wn, w, (int)n, s);
                 return 0;
