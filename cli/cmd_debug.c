@@ -263,12 +263,41 @@ static void bp_describe(const dbg *d, const dbg_bp *b, char *buf, size_t n)
     snprintf(buf, n, "%s (pc %u of %s)", where, b->pc, d->mod->funcs[b->func].name);
 }
 
+/* "LOCATION if COND": split at the word `if`; *cond gets COND or NULL. */
+static char *split_cond(const char *args, char **cond)
+{
+    char *loc = strdup(args);
+    *cond = NULL;
+    if (!loc)
+        return NULL;
+    for (char *p = loc; (p = strstr(p, "if")); p += 2) {
+        bool before = p == loc || isspace((unsigned char)p[-1]);
+        bool after = !p[2] || isspace((unsigned char)p[2]) || p[2] == '(';
+        if (before && after) {
+            *cond = strdup(skip_ws(p + 2));
+            *p = 0;
+            break;
+        }
+    }
+    return loc;
+}
+
 static void add_break(dbg *d, const char *args, bool temp)
 {
     int func;
     uint32_t pc;
-    if (dbg_parse_location(d, args, &func, &pc))
+    char *cond, *loc = split_cond(args, &cond);
+    if (!loc || dbg_parse_location(d, loc, &func, &pc)) {
+        free(loc);
+        free(cond);
         return;
+    }
+    free(loc);
+    if (cond && !*cond) {
+        dbg_err("Argument required (the condition after `if`).");
+        free(cond);
+        return;
+    }
     dbg_bp *nb = realloc(d->bps, (d->nbps + 1) * sizeof *nb);
     if (!nb)
         return;
@@ -280,10 +309,98 @@ static void add_break(dbg *d, const char *args, bool temp)
     b->pc = pc;
     b->enabled = true;
     b->temp = temp;
+    b->cond = cond;
     bp_sync(d, func, pc);
     char desc[320];
     bp_describe(d, b, desc, sizeof desc);
-    printf("%s %d at %s\n", temp ? "Temporary breakpoint" : "Breakpoint", b->num, desc);
+    printf("%s %d at %s%s%s\n", temp ? "Temporary breakpoint" : "Breakpoint", b->num, desc,
+           cond ? ", if " : "", cond ? cond : "");
+}
+
+static void bp_free(dbg_bp *b)
+{
+    free(b->cond);
+    for (size_t i = 0; i < b->ncmds; i++)
+        free(b->cmds[i]);
+    free(b->cmds);
+}
+
+static dbg_bp *bp_by_num(dbg *d, const char *args, const char **rest, const char *usage)
+{
+    char *end;
+    args = skip_ws(args);
+    long n = strtol(args, &end, 10);
+    if (end == args) {
+        if (!*args && d->nbps) {   /* gdb: the last breakpoint set */
+            *rest = args;
+            return &d->bps[d->nbps - 1];
+        }
+        dbg_err("Usage: %s", usage);
+        return NULL;
+    }
+    for (size_t i = 0; i < d->nbps; i++)
+        if (d->bps[i].num == n) {
+            *rest = skip_ws(end);
+            return &d->bps[i];
+        }
+    dbg_err("No breakpoint number %ld.", n);
+    return NULL;
+}
+
+static void dc_condition(dbg *d, const char *fmt, const char *args)
+{
+    (void)fmt;
+    const char *rest;
+    if (!*skip_ws(args)) {
+        dbg_err("Usage: condition N [EXPRESSION]  (without EXPRESSION: stop unconditionally)");
+        return;
+    }
+    dbg_bp *b = bp_by_num(d, args, &rest, "condition N [EXPRESSION]");
+    if (!b)
+        return;
+    free(b->cond);
+    b->cond = *rest ? strdup(rest) : NULL;
+    if (b->cond)
+        printf("Breakpoint %d stops only if %s.\n", b->num, b->cond);
+    else
+        printf("Breakpoint %d now unconditional.\n", b->num);
+}
+
+static void dc_ignore(dbg *d, const char *fmt, const char *args)
+{
+    (void)fmt;
+    const char *rest;
+    dbg_bp *b = bp_by_num(d, args, &rest, "ignore N COUNT");
+    if (!b)
+        return;
+    char *end;
+    long k = strtol(rest, &end, 0);
+    if (end == rest || *skip_ws(end) || k < 0) {
+        dbg_err("Usage: ignore N COUNT  (\"%s\" is not a count)", rest);
+        return;
+    }
+    b->ignore = (unsigned)k;
+    if (k == 0)
+        printf("Will stop next time breakpoint %d is reached.\n", b->num);
+    else
+        printf("Will ignore next %ld crossing%s of breakpoint %d.\n", k, k == 1 ? "" : "s", b->num);
+}
+
+static void dc_commands(dbg *d, const char *fmt, const char *args)
+{
+    (void)fmt;
+    const char *rest;
+    dbg_bp *b = bp_by_num(d, args, &rest, "commands [N], then one command per line, then `end`");
+    if (!b)
+        return;
+    for (size_t i = 0; i < b->ncmds; i++)
+        free(b->cmds[i]);
+    free(b->cmds);
+    b->cmds = NULL;
+    b->ncmds = 0;
+    d->collect_num = b->num;
+    if (isatty(STDIN_FILENO))
+        printf("Type commands for breakpoint %d, one per line.\nEnd with a line saying just \"end\".\n", b->num);
 }
 
 static void dc_break(dbg *d, const char *fmt, const char *args) { (void)fmt; add_break(d, args, false); }
@@ -293,6 +410,9 @@ static void delete_bp_index(dbg *d, size_t i)
 {
     int f = d->bps[i].func;
     uint32_t pc = d->bps[i].pc;
+    if (d->collect_num == d->bps[i].num)
+        d->collect_num = 0;
+    bp_free(&d->bps[i]);
     memmove(&d->bps[i], &d->bps[i + 1], (d->nbps - i - 1) * sizeof *d->bps);
     d->nbps--;
     bp_sync(d, f, pc);
@@ -476,6 +596,12 @@ static void dc_info_breakpoints(dbg *d, const char *args)
         if (b->hits)
             printf(", hit %u time%s", b->hits, b->hits == 1 ? "" : "s");
         putchar('\n');
+        if (b->cond)
+            printf("        stop only if %s\n", b->cond);
+        if (b->ignore)
+            printf("        will ignore next %u crossing%s\n", b->ignore, b->ignore == 1 ? "" : "s");
+        for (size_t k = 0; k < b->ncmds; k++)
+            printf("        %s\n", b->cmds[k]);
     }
     for (size_t i = 0; i < d->nwatches; i++) {
         const dbg_watch *w = &d->watches[i];
@@ -619,22 +745,89 @@ static void report_end(dbg *d, int kind)
     verdict(d);
 }
 
-/* Report a breakpoint stop of warp (cta, warp). */
-static void report_break(dbg *d, const interp_event *ev)
+/* Whether a warp that reached a breakpoint stops there: an enabled
+ * breakpoint at its pc whose condition holds in one of the lanes at it
+ * (evaluated in each lane, as cuda-gdb evaluates per thread) and whose
+ * ignore count is spent.  A condition that cannot be evaluated stops, as
+ * in gdb.  *num gets the breakpoint, *lane the lane where the condition
+ * held (-1: no condition). */
+static bool bp_decide(dbg *d, const interp_event *ev, int *num, int *lane)
+{
+    int cta0 = d->cta, warp0 = d->warp, lane0 = d->lane, frame0 = d->frame;
+    d->cta = ev->cta;
+    d->warp = ev->warp;
+    d->frame = 0;
+    bool stop = false;
+    for (size_t i = 0; i < d->nbps && !stop; i++) {
+        dbg_bp *b = &d->bps[i];
+        if (!b->enabled || b->func != ev->func || b->pc != ev->pc)
+            continue;
+        int at = -1;
+        for (uint32_t m = ev->lanes; b->cond && m && at < 0; m &= m - 1) {
+            int l = __builtin_ctz(m);
+            dbg_value v;
+            char err[256];
+            if (dbg_eval(d, b->cond, l, &v, err, sizeof err)) {
+                printf("Error in testing condition for breakpoint %d: %s\n", b->num, err);
+                at = l;
+            } else if (dbg_value_true(&v)) {
+                at = l;
+            }
+        }
+        if (b->cond && at < 0)
+            continue;
+        b->hits++;
+        if (b->ignore) {
+            b->ignore--;
+            continue;
+        }
+        stop = true;
+        *num = b->num;
+        *lane = at;
+    }
+    d->cta = cta0;
+    d->warp = warp0;
+    d->lane = lane0;
+    d->frame = frame0;
+    return stop;
+}
+
+static dbg_bp *bp_find_num(dbg *d, int num)
+{
+    for (size_t i = 0; i < d->nbps; i++)
+        if (d->bps[i].num == num)
+            return &d->bps[i];
+    return NULL;
+}
+
+/* Report a breakpoint stop of warp (cta, warp): breakpoint `num` (0: none
+ * of ours), the condition held in `lane` (selected; -1 none). */
+static void report_break(dbg *d, const interp_event *ev, int num, int lane)
 {
     d->cta = ev->cta;
     d->warp = ev->warp;
-    d->lane = -1;
+    d->lane = lane;
     d->list_next = 0;
-    dbg_bp *b = bp_at(d, ev->func, ev->pc);
+    dbg_bp *b = bp_find_num(d, num);
     char pre[64] = "";
-    if (b) {
-        b->hits++;
+    if (b)
         snprintf(pre, sizeof pre, "\n%s %d, ", b->temp ? "Temporary breakpoint" : "Breakpoint", b->num);
-    }
+    d->stopped_bp = b ? b->num : 0;
     dbg_show_warp(d, d->cta, d->warp, pre);
+    if (lane >= 0)
+        printf("(the condition holds in lane %d, now selected)\n", lane);
     if (b && b->temp)
         delete_bp_index(d, (size_t)(b - d->bps));
+}
+
+/* A breakpoint event: true (reported) when it stops the run. */
+static bool on_break(dbg *d, const interp_event *ev)
+{
+    int num = 0, lane = -1;
+    if (!bp_decide(d, ev, &num, &lane))
+        return false;
+    report_break(d, ev, num, lane);
+    return true;
 }
 
 static bool check_running(dbg *d)
@@ -677,10 +870,8 @@ static int resume(dbg *d)
             report_end(d, k);
             return STOP_END;
         }
-        if (k == INTERP_EV_BREAK) {
-            report_break(d, &ev);
+        if (k == INTERP_EV_BREAK && on_break(d, &ev))
             return STOP_BREAK;
-        }
         if (stop == STOP_WATCH) {
             dbg_show_warp(d, d->cta, d->warp, NULL);
             return STOP_WATCH;
@@ -714,8 +905,9 @@ static int step_warp(dbg *d)
             if (k == INTERP_EV_BREAK) {
                 if (ev.cta == cta && ev.warp == warp)
                     continue;   /* our own first instruction: step it below */
-                report_break(d, &ev);
-                return STOP_BREAK;
+                if (on_break(d, &ev))
+                    return STOP_BREAK;
+                continue;
             }
             if (stop)
                 return stop;
@@ -748,10 +940,8 @@ static int step_warp(dbg *d)
             report_end(d, k);
             return STOP_END;
         }
-        if (k == INTERP_EV_BREAK) {
-            report_break(d, &ev);
+        if (k == INTERP_EV_BREAK && on_break(d, &ev))
             return STOP_BREAK;
-        }
         if (stop)
             return stop;
         if (k == INTERP_EV_NONE && ev.cta == cta && ev.warp == warp && ev.lanes)
@@ -867,8 +1057,16 @@ static void dc_until(dbg *d, const char *fmt, const char *args)
         b->func = f;
         b->pc = pc;
         b->enabled = b->temp = true;
+        int num = b->num;
         bp_sync(d, f, pc);
         dc_continue(d, NULL, "");
+        /* stopped elsewhere (another breakpoint, a watchpoint, the end):
+         * the temporary breakpoint must not outlive the command, as in gdb */
+        for (size_t i = 0; i < d->nbps; i++)
+            if (d->bps[i].num == num) {
+                delete_bp_index(d, i);
+                break;
+            }
         return;
     }
     uint32_t lanes, pc0;
@@ -897,13 +1095,268 @@ static void dc_until(dbg *d, const char *fmt, const char *args)
     }
 }
 
+/* finish: run the selected lane until the selected frame returns (gdb's
+ * "Run till exit from #N"). */
+static void dc_finish(dbg *d, const char *fmt, const char *args)
+{
+    (void)fmt;
+    (void)args;
+    if (!check_running(d) || !dbg_resident(d)) {
+        if (d->state == DBG_IDLE)
+            dbg_err("The kernel is not running yet.");
+        return;
+    }
+    int lane = dbg_ref_lane(d);
+    int depth = dbg_stack_depth(d, lane);
+    if (depth - d->frame <= 1) {
+        dbg_err("\"finish\" not meaningful in the outermost frame (lane %d is in the kernel's entry).", lane);
+        return;
+    }
+    int target = depth - d->frame - 1;   /* frames left once the selected one returns */
+    interp_frame_info fr[64];
+    interp_lane_frames(d->c, d->cta, d->warp, lane, fr, 64);
+    printf("Run till exit from #%d %s\n", d->frame, d->mod->funcs[fr[d->frame].func].name);
+    int cta = d->cta, warp = d->warp, stop = STOP_NONE;
+    d->frame = 0;
+    interp_warp_info wi;
+    while (stop == STOP_NONE) {
+        stop = step_warp(d);
+        if (stop != STOP_NONE || d->cta != cta || d->warp != warp || interp_warp_get(d->c, cta, warp, &wi) ||
+            wi.state[lane] == INTERP_T_EXITED || dbg_stack_depth(d, lane) <= target)
+            break;
+    }
+    if (stop == STOP_NONE || stop == STOP_INTR || stop == STOP_WATCH) {
+        d->list_next = 0;
+        d->lane = lane;
+        dbg_show_warp(d, d->cta, d->warp, NULL);
+    }
+}
+
+/* "2", "2,1", "(2,1,0)": up to three numbers; missing ones are 0. */
+static int parse_triple(const char *s, uint32_t v[3], const char **rest)
+{
+    s = skip_ws(s);
+    bool paren = *s == '(';
+    s += paren;
+    v[0] = v[1] = v[2] = 0;
+    int n = 0;
+    for (; n < 3; n++) {
+        s = skip_ws(s);
+        char *end;
+        if (!isdigit((unsigned char)*s))
+            break;
+        v[n] = (uint32_t)strtoul(s, &end, 0);
+        s = skip_ws(end);
+        if (*s != ',') {
+            n++;
+            break;
+        }
+        s++;
+    }
+    if (paren) {
+        if (*s != ')')
+            return 0;
+        s++;
+    }
+    *rest = skip_ws(s);
+    return n;
+}
+
+/* Run (the scheduler, breakpoints passed over) until CTA `id` is
+ * resident; returns its slot or -1 (message printed). */
+static int run_to_cta(dbg *d, const uint32_t id[3])
+{
+    int slot = -1;
+    int w = interp_cta_where(d->c, id, &slot);
+    if (w == INTERP_CTA_NONE) {
+        dbg_err("CTA (%u,%u,%u) is outside the grid (%u,%u,%u).", id[0], id[1], id[2], d->l.grid[0], d->l.grid[1],
+                d->l.grid[2]);
+        return -1;
+    }
+    if (w == INTERP_CTA_DONE || (w != INTERP_CTA_RESIDENT && d->state == DBG_FINISHED)) {
+        dbg_err("CTA (%u,%u,%u) has already run to its end (CTAs run cluster by cluster, in order); `run` starts "
+                "again.", id[0], id[1], id[2]);
+        return -1;
+    }
+    if (w == INTERP_CTA_LATER) {
+        printf("Running until CTA (%u,%u,%u) is resident...\n", id[0], id[1], id[2]);
+        interp_event ev;
+        int stop = STOP_NONE;
+        interrupted = 0;
+        while ((w = interp_cta_where(d->c, id, &slot)) == INTERP_CTA_LATER) {
+            if (interrupted) {
+                printf("\nInterrupted.\n");
+                return -1;
+            }
+            int k = step_once(d, -1, -1, &ev, &stop);
+            if (k == INTERP_EV_DONE || k == INTERP_EV_ERROR) {
+                report_end(d, k);
+                return -1;
+            }
+            if (stop == STOP_WATCH) {
+                dbg_show_warp(d, d->cta, d->warp, NULL);
+                return -1;
+            }
+        }
+        if (w != INTERP_CTA_RESIDENT)
+            return -1;
+    }
+    return slot;
+}
+
+/* Select thread `t` (x,y,z in the block) of CTA slot `slot`. */
+static void focus(dbg *d, int slot, const uint32_t t[3])
+{
+    const uint32_t *b = d->l.block;
+    if (t[0] >= b[0] || t[1] >= b[1] || t[2] >= b[2]) {
+        dbg_err("Thread (%u,%u,%u) is outside the block (%u,%u,%u).", t[0], t[1], t[2], b[0], b[1], b[2]);
+        return;
+    }
+    uint32_t lin = t[0] + b[0] * (t[1] + b[1] * t[2]);
+    d->cta = slot;
+    d->warp = (int)(lin / 32);
+    d->lane = (int)(lin % 32);
+    d->frame = 0;
+    d->list_next = 0;
+    interp_cta_info ci;
+    interp_cta_get(d->c, slot, &ci);
+    printf("[Switching focus to CUDA kernel %s, block (%u,%u,%u), thread (%u,%u,%u): warp %d lane %d]\n",
+           d->entry->name, ci.ctaid[0], ci.ctaid[1], ci.ctaid[2], t[0], t[1], t[2], d->warp, d->lane);
+    dbg_show_warp(d, d->cta, d->warp, NULL);
+}
+
+static void current_focus(dbg *d)
+{
+    interp_cta_info ci;
+    if (!dbg_resident(d) || interp_cta_get(d->c, d->cta, &ci)) {
+        dbg_err("Focus not set on any active CUDA kernel.");
+        return;
+    }
+    int lane = dbg_ref_lane(d);
+    uint32_t lin = (uint32_t)d->warp * 32 + (uint32_t)lane;
+    const uint32_t *b = d->l.block;
+    printf("kernel %s, block (%u,%u,%u), thread (%u,%u,%u), warp %d, lane %d\n", d->entry->name, ci.ctaid[0],
+           ci.ctaid[1], ci.ctaid[2], lin % b[0], lin / b[0] % b[1], lin / b[0] / b[1], d->warp, lane);
+}
+
+/* cta X[,Y,Z] [WARP]: cuda-gdb focus on any CTA of the grid. */
+static void dc_cta(dbg *d, const char *fmt, const char *args)
+{
+    (void)fmt;
+    uint32_t id[3], t[3] = {0, 0, 0};
+    const char *rest;
+    if (!*skip_ws(args)) {
+        current_focus(d);
+        return;
+    }
+    if (!check_running(d))
+        return;
+    if (!parse_triple(args, id, &rest) || (*rest && !isdigit((unsigned char)*rest))) {
+        dbg_err("Usage: cta X[,Y[,Z]] [WARP]  (a CTA of the grid by its %%ctaid)");
+        return;
+    }
+    long warp = 0;
+    if (*rest) {
+        char *end;
+        warp = strtol(rest, &end, 0);
+        if (*skip_ws(end) || warp < 0) {
+            dbg_err("\"%s\" is not a warp number.", rest);
+            return;
+        }
+    }
+    int slot = run_to_cta(d, id);
+    if (slot < 0)
+        return;
+    uint32_t lin = (uint32_t)warp * 32;
+    const uint32_t *b = d->l.block;
+    if (lin >= b[0] * b[1] * b[2]) {
+        dbg_err("Warp %ld is outside the block (%u threads).", warp, b[0] * b[1] * b[2]);
+        return;
+    }
+    t[0] = lin % b[0];
+    t[1] = lin / b[0] % b[1];
+    t[2] = lin / b[0] / b[1];
+    focus(d, slot, t);
+}
+
+/* cuda [block X,Y,Z] [thread X,Y,Z] | cuda warp W | cuda lane L: cuda-gdb's focus command. */
+static void dc_cuda(dbg *d, const char *fmt, const char *args)
+{
+    (void)fmt;
+    args = skip_ws(args);
+    if (!*args || !strcmp(args, "kernel") || !strcmp(args, "block") || !strcmp(args, "thread")) {
+        current_focus(d);
+        return;
+    }
+    if (!check_running(d))
+        return;
+    bool have_block = false, have_thread = false;
+    uint32_t id[3] = {0, 0, 0}, t[3] = {0, 0, 0};
+    interp_cta_info ci;
+    if (dbg_resident(d) && !interp_cta_get(d->c, d->cta, &ci))
+        memcpy(id, ci.ctaid, sizeof id);
+    const char *p = args;
+    while (*p) {
+        size_t n = strcspn(p, " \t(");
+        const char *rest;
+        if (n == 5 && !strncmp(p, "block", 5)) {
+            if (!parse_triple(p + 5, id, &rest)) {
+                dbg_err("cuda block: expected X[,Y,Z] after \"block\".");
+                return;
+            }
+            have_block = true;
+        } else if (n == 6 && !strncmp(p, "thread", 6)) {
+            if (!parse_triple(p + 6, t, &rest)) {
+                dbg_err("cuda thread: expected X[,Y,Z] after \"thread\".");
+                return;
+            }
+            have_thread = true;
+        } else if ((n == 4 && !strncmp(p, "warp", 4)) || (n == 4 && !strncmp(p, "lane", 4))) {
+            char *end;
+            long v = strtol(p + 4, &end, 0);
+            if (end == p + 4 || v < 0) {
+                dbg_err("cuda %.*s: expected a number.", (int)n, p);
+                return;
+            }
+            if (!dbg_resident(d)) {
+                dbg_err("No CTA is resident yet (`cuda block X,Y,Z` runs until one is).");
+                return;
+            }
+            uint32_t lin = n == 4 && p[0] == 'w' ? (uint32_t)v * 32 : (uint32_t)d->warp * 32 + (uint32_t)v;
+            if (p[0] == 'l' && v > 31) {
+                dbg_err("cuda lane: 0..31.");
+                return;
+            }
+            const uint32_t *b = d->l.block;
+            t[0] = lin % b[0];
+            t[1] = lin / b[0] % b[1];
+            t[2] = lin / b[0] / b[1];
+            have_thread = true;
+            rest = skip_ws(end);
+        } else {
+            dbg_err("Usage: cuda [block X,Y,Z] [thread X,Y,Z] | cuda warp W | cuda lane L");
+            return;
+        }
+        p = rest;
+    }
+    if (!have_thread && !have_block)
+        return;
+    int slot = d->cta;
+    if (have_block || !dbg_resident(d)) {
+        slot = run_to_cta(d, id);
+        if (slot < 0)
+            return;
+    }
+    focus(d, slot, t);
+}
+
 /* ---- selection -------------------------------------------------------------------------------- */
 
 static void dc_warp(dbg *d, const char *fmt, const char *args)
 {
     (void)fmt;
     args = skip_ws(args);
-    if (!dbg_resident(d)) {
+    if (!dbg_resident(d) && !(strchr(args, ',') && d->state != DBG_FINISHED && d->c)) {
         dbg_err("No CTA is resident (%s).", d->state == DBG_FINISHED ? "the kernel has exited" : "use `run` or `step` first");
         return;
     }
@@ -927,16 +1380,10 @@ static void dc_warp(dbg *d, const char *fmt, const char *args)
                 dbg_err("\"%s\" is not a CTA (slot number or x,y,z).", a);
                 return;
             }
-            cta = -1;
-            for (int t = 0; t < interp_ncta(d->c); t++) {
-                interp_cta_info ci;
-                if (!interp_cta_get(d->c, t, &ci) && ci.ctaid[0] == x && ci.ctaid[1] == y && ci.ctaid[2] == z)
-                    cta = t;
-            }
-            if (cta < 0) {
-                dbg_err("CTA (%u,%u,%u) is not resident (only the current cluster's CTAs are; info warps).", x, y, z);
+            uint32_t id[3] = {x, y, z};
+            cta = run_to_cta(d, id);   /* cuda-gdb focus: run until it is resident */
+            if (cta < 0)
                 return;
-            }
         } else {
             long v = strtol(a, &end, 0);
             if (end == a || *end || v < 0 || v >= interp_ncta(d->c)) {
@@ -957,6 +1404,7 @@ static void dc_warp(dbg *d, const char *fmt, const char *args)
     d->cta = cta;
     d->warp = warp;
     d->lane = -1;
+    d->frame = 0;
     d->list_next = 0;
     dbg_show_warp(d, cta, warp, "Switched to ");
 }
@@ -984,7 +1432,80 @@ static void dc_lane(dbg *d, const char *fmt, const char *args)
         return;
     }
     d->lane = (int)v;
+    d->frame = 0;
     printf("Lane %d selected.\n", d->lane);
+}
+
+/* ---- scripting: echo, shell, source --------------------------------------------------------- */
+
+/* echo TEXT: C escapes (\n, \t, \\, \") as in gdb; no newline unless asked. */
+static void dc_echo(dbg *d, const char *fmt, const char *args)
+{
+    (void)d;
+    (void)fmt;
+    for (const char *p = args; *p; p++) {
+        if (*p != '\\' || !p[1]) {
+            if (*p != '\\')
+                putchar(*p);
+            continue;
+        }
+        p++;
+        switch (*p) {
+        case 'n': putchar('\n'); break;
+        case 't': putchar('\t'); break;
+        case 'a': putchar('\a'); break;
+        default: putchar(*p); break;
+        }
+    }
+    fflush(stdout);
+}
+
+static void dc_shell(dbg *d, const char *fmt, const char *args)
+{
+    (void)d;
+    (void)fmt;
+    fflush(stdout);
+    fflush(stderr);
+    int rc = system(*args ? args : "${SHELL:-/bin/sh}");
+    if (rc == -1)
+        dbg_err("shell: cannot run the command: %s", strerror(errno));
+    else if (WIFEXITED(rc) && WEXITSTATUS(rc))
+        printf("(exit status %d)\n", WEXITSTATUS(rc));
+}
+
+static bool run_file(dbg *d, FILE *f, bool echo);
+
+static void dc_source(dbg *d, const char *fmt, const char *args)
+{
+    (void)fmt;
+    args = skip_ws(args);
+    if (!*args) {
+        dbg_err("source: a file of commands is required.");
+        return;
+    }
+    if (d->depth > 16) {
+        dbg_err("source: nested too deeply (a file that sources itself?).");
+        return;
+    }
+    FILE *f = fopen(args, "r");
+    if (!f) {
+        dbg_err("%s: %s.", args, strerror(errno));
+        return;
+    }
+    d->depth++;
+    if (!run_file(d, f, false))
+        d->quit = true;
+    d->depth--;
+    fclose(f);
+}
+
+static void dc_info_source(dbg *d, const char *args)
+{
+    (void)args;
+    printf("Current source file is %s\n", d->mod->path ? d->mod->path : "<ptx>");
+    printf("Contains %u lines.\nSource language is PTX %u.%u (%s).\n", d->nlines, d->mod->version_major,
+           d->mod->version_minor, d->mod->target);
+    dbg_info_cuda_source(d);
 }
 
 /* ---- command table ---------------------------------------------------------------------------- */
@@ -998,6 +1519,8 @@ static const struct info_cmd {
     const char *help;
 } infos[] = {
     {"breakpoints", "b", dc_info_breakpoints, "breakpoints and watchpoints, with their hit counts"},
+    {"display", NULL, dbg_info_display, "the expressions `display` shows at every stop"},
+    {"frame", "f", dbg_info_frame, "the selected frame: function, pc, caller, where it returns"},
     {"watchpoints", NULL, dc_info_breakpoints, "the same as info breakpoints"},
     {"warps", "w", dbg_info_warps, "every resident warp: CTA, warp, lanes, pc, source line, state"},
     {"registers", "r", dbg_info_registers, "[LANE | %REG...]: the registers of one lane of the selected warp"},
@@ -1006,6 +1529,8 @@ static const struct info_cmd {
     {"async", "a", dbg_info_async, "asynchronous copies in flight: kind, bytes, source, destination, mbarrier"},
     {"launch", NULL, dbg_info_launch, "the case: grid, block, buffers and variables with their addresses"},
     {"line", NULL, dbg_info_line, "[LOCATION]: the pc of a source line"},
+    {"source", NULL, dc_info_source, "the PTX file and the CUDA (or Python) files its .file/.loc name"},
+    {"threads", NULL, dbg_info_warps, "the same as info warps (CUDA threads grouped by warp and pc)"},
 };
 
 static void dc_info(dbg *d, const char *fmt, const char *args)
@@ -1041,6 +1566,7 @@ static void dc_info(dbg *d, const char *fmt, const char *args)
 }
 
 static void dc_help(dbg *d, const char *fmt, const char *args);
+static void dc_set(dbg *d, const char *fmt, const char *args);
 static void dc_quit(dbg *d, const char *fmt, const char *args) { (void)d; (void)fmt; (void)args; }
 
 static const struct cmd {
@@ -1057,8 +1583,12 @@ static const struct cmd {
     {"nexti", "ni", dc_next, true, "nexti [N]", "the same as next"},
     {"until", "u", dc_until, true, "until [LOCATION]", "run to LOCATION; without one, step until the warp leaves its loop"},
     {"advance", NULL, dc_until, false, "advance LOCATION", "run to LOCATION"},
-    {"break", "b", dc_break, false, "break LOCATION", "stop before any warp executes LOCATION: LINE, FILE:LINE, LABEL, FUNCTION or *PC"},
-    {"tbreak", NULL, dc_tbreak, false, "tbreak LOCATION", "a breakpoint deleted when first hit"},
+    {"finish", "fin", dc_finish, false, "finish", "run the selected lane until the selected frame (a .func call) returns"},
+    {"break", "b", dc_break, false, "break LOCATION [if COND]", "stop before any warp executes LOCATION (LINE, FILE:LINE, k.cu:LINE, LABEL, FUNCTION, *PC), where COND holds in a lane"},
+    {"tbreak", NULL, dc_tbreak, false, "tbreak LOCATION [if COND]", "a breakpoint deleted when first hit"},
+    {"condition", NULL, dc_condition, false, "condition N [COND]", "stop at breakpoint N only where COND holds (none: always)"},
+    {"ignore", NULL, dc_ignore, false, "ignore N COUNT", "pass over breakpoint N the next COUNT times it is reached"},
+    {"commands", NULL, dc_commands, false, "commands [N] ... end", "commands to run when breakpoint N (the last one) stops"},
     {"watch", NULL, dc_watch, false, "watch [smem|global] ADDRESS [BYTES]", "stop when those bytes change (instructions and TMA landings)"},
     {"delete", "d", dc_delete, false, "delete [N...]", "delete breakpoints/watchpoints (all without N)"},
     {"disable", NULL, dc_disable, false, "disable [N...]", "disable breakpoints/watchpoints"},
@@ -1066,11 +1596,24 @@ static const struct cmd {
     {"info", "i", dc_info, false, "info SUBCOMMAND", "breakpoints, warps, registers, mbarriers, tmaps, async, launch, line"},
     {"warp", NULL, dc_warp, false, "warp [CTA] WARP", "select a warp (CTA: resident slot or x,y,z)"},
     {"lane", NULL, dc_lane, false, "lane [N|auto]", "select the lane for info registers, %reg in addresses and local memory"},
-    {"list", "l", dbg_cmd_list, true, "list [LOCATION]", "source lines around the selected warp (or LOCATION); again: the next ones"},
+    {"cta", NULL, dc_cta, false, "cta [X,Y,Z [WARP]]", "focus on a CTA of the grid by %ctaid, running until it is resident"},
+    {"cuda", NULL, dc_cuda, false, "cuda [block X,Y,Z] [thread X,Y,Z] | cuda warp W | cuda lane L", "cuda-gdb's focus: show it, or switch (running until the block is resident)"},
+    {"backtrace", "bt", dbg_cmd_bt, false, "backtrace", "the selected lane's call stack (.func calls), innermost first"},
+    {"where", NULL, dbg_cmd_bt, false, "where", "the same as backtrace"},
+    {"frame", "f", dbg_cmd_frame, false, "frame [N]", "select frame N of the stack (registers and list follow it)"},
+    {"up", NULL, dbg_cmd_up, false, "up [N]", "select the caller's frame (N levels up)"},
+    {"down", NULL, dbg_cmd_down, false, "down [N]", "select the callee's frame (N levels down)"},
+    {"list", "l", dbg_cmd_list, true, "list [LOCATION | A,B | k.cu:LINE]", "source lines around the selected warp (or LOCATION, or lines A to B); again: the next ones"},
     {"disassemble", "disas", dbg_cmd_disas, false, "disassemble [FUNCTION]", "instructions around the selected warp's pc (or all of FUNCTION)"},
-    {"print", "p", dbg_cmd_print, false, "print[/FMT] %REG [LANE] | VARIABLE | BUFFER", "a register in every lane (or one), %tid.x etc., or an address"},
-    {"x", NULL, dbg_cmd_x, true, "x/NFU [smem|global|param|local] ADDRESS", "examine memory: N units, F = x d u o t f c, U = b h w g"},
-    {"set", NULL, dbg_cmd_set, false, "set var %REG[LANE] = VALUE", "change a register (every lane without [LANE])"},
+    {"print", "p", dbg_cmd_print, false, "print[/FMT] %REG [LANE] | VARIABLE | BUFFER | EXPR", "a register in every lane (or one), a variable's address, or an expression in the selected lane ($N)"},
+    {"output", NULL, dbg_cmd_print, false, "output[/FMT] EXPR", "the same as print"},
+    {"x", NULL, dbg_cmd_x, true, "x/NFU [smem|global|param|local] ADDRESS", "examine memory: N units, F = x d u o t f c, U = b h w g; ADDRESS may be an expression"},
+    {"set", NULL, dc_set, false, "set var %REG[LANE] = VALUE | set history save on|off | set history filename F | set source cuda|ptx", "change a register (every lane without [LANE]); settings"},
+    {"display", NULL, dbg_cmd_display, false, "display[/FMT] EXPR", "show EXPR after every stop (no EXPR: show them now)"},
+    {"undisplay", NULL, dbg_cmd_undisplay, false, "undisplay [N...]", "stop showing display N (all without N)"},
+    {"echo", NULL, dc_echo, false, "echo TEXT", "print TEXT (\\n for a newline), for scripts"},
+    {"shell", NULL, dc_shell, false, "shell COMMAND", "run COMMAND in /bin/sh"},
+    {"source", NULL, dc_source, false, "source FILE", "execute the commands in FILE"},
     {"help", "h", dc_help, false, "help [COMMAND]", "this list, or one command"},
     {"quit", "q", dc_quit, false, "quit", "leave (also end of input)"},
 };
@@ -1147,6 +1690,9 @@ static bool execute(dbg *d, const char *line, const struct cmd **last)
         return false;
     const char *rest = s + n;
     char fmt[32] = "";
+    bool takes_fmt = c->fn == dbg_cmd_x || c->fn == dbg_cmd_print || c->fn == dbg_cmd_display;
+    if (takes_fmt && isspace((unsigned char)*rest) && *skip_ws(rest) == '/')
+        rest = skip_ws(rest);   /* "p /x %r7" as well as "p/x %r7" */
     if (*rest == '/') {
         size_t k = strcspn(rest + 1, " \t");
         if (k >= sizeof fmt) {
@@ -1156,7 +1702,7 @@ static bool execute(dbg *d, const char *line, const struct cmd **last)
         memcpy(fmt, rest + 1, k);
         fmt[k] = 0;
         rest += 1 + k;
-        if (c->fn != dbg_cmd_x && c->fn != dbg_cmd_print) {
+        if (!takes_fmt) {
             dbg_err("%s takes no /FORMAT.", c->name);
             return true;
         }
@@ -1169,6 +1715,110 @@ static bool execute(dbg *d, const char *line, const struct cmd **last)
     c->fn(d, fmt, skip_ws(rest));
     fflush(stdout);
     return true;
+}
+
+/* Has the run moved since (c0, k0, s0)?  Then a stop happened. */
+static bool moved(const dbg *d, const interp_ctx *c0, uint64_t k0, int s0)
+{
+    return d->c != c0 || d->state != s0 || (d->c && interp_clock(d->c) != k0);
+}
+
+/* One line as the user typed it: `commands` bodies are collected, and
+ * after a command that moved the run, the frame is reset, the displays are
+ * shown and the stopping breakpoint's commands run (those that resume
+ * end the list, as in gdb; the loop then handles the next stop without
+ * recursing).  Returns false on quit. */
+static bool exec_line(dbg *d, const char *line, const struct cmd **last)
+{
+    if (d->collect_num) {
+        const char *t = skip_ws(line);
+        dbg_bp *b = bp_find_num(d, d->collect_num);
+        if (!strncmp(t, "end", 3) && !*skip_ws(t + 3)) {
+            d->collect_num = 0;
+            return true;
+        }
+        if (!b)
+            return true;
+        char **nc = realloc(b->cmds, (b->ncmds + 1) * sizeof *nc);
+        if (!nc)
+            return true;
+        b->cmds = nc;
+        b->cmds[b->ncmds++] = strdup(t);
+        return true;
+    }
+    const interp_ctx *c0 = d->c;
+    uint64_t k0 = d->c ? interp_clock(d->c) : 0;
+    int s0 = d->state;
+    d->stopped_bp = 0;
+    bool go = execute(d, line, last) && !d->quit;
+    for (int rounds = 0; go && moved(d, c0, k0, s0); rounds++) {
+        d->frame = 0;
+        dbg_show_displays(d);
+        dbg_bp *b = d->stopped_bp ? bp_find_num(d, d->stopped_bp) : NULL;
+        if (!b || !b->ncmds || d->depth > 16)
+            break;
+        size_t n = b->ncmds;
+        char **copy = calloc(n, sizeof *copy);   /* the commands may delete their breakpoint */
+        if (!copy)
+            break;
+        for (size_t i = 0; i < n; i++)
+            copy[i] = strdup(b->cmds[i]);
+        c0 = d->c;
+        k0 = d->c ? interp_clock(d->c) : 0;
+        s0 = d->state;
+        d->stopped_bp = 0;
+        d->depth++;
+        for (size_t i = 0; i < n && go; i++) {
+            if (!copy[i] || !strcmp(copy[i], "silent"))
+                continue;
+            go = execute(d, copy[i], NULL) && !d->quit;
+            if (moved(d, c0, k0, s0))
+                break;
+        }
+        d->depth--;
+        for (size_t i = 0; i < n; i++)
+            free(copy[i]);
+        free(copy);
+    }
+    fflush(stdout);
+    return go;
+}
+
+/* set: the debugger's own settings, else `set var` (debug_inspect.c). */
+static void dc_set(dbg *d, const char *fmt, const char *args)
+{
+    args = skip_ws(args);
+    if (!strncmp(args, "history", 7) && (isspace((unsigned char)args[7]) || !args[7])) {
+        const char *a = skip_ws(args + 7);
+        if (!strncmp(a, "save", 4)) {
+            a = skip_ws(a + 4);
+            if (!*a || !strcmp(a, "on") || !strcmp(a, "1"))
+                d->history_save = true;
+            else if (!strcmp(a, "off") || !strcmp(a, "0"))
+                d->history_save = false;
+            else
+                dbg_err("set history save: on or off, not \"%s\".", a);
+            return;
+        }
+        if (!strncmp(a, "filename", 8) && *skip_ws(a + 8)) {
+            free(d->history_file);
+            d->history_file = strdup(skip_ws(a + 8));
+            return;
+        }
+        dbg_err("Usage: set history save on|off | set history filename FILE");
+        return;
+    }
+    if (!strncmp(args, "source", 6) && (isspace((unsigned char)args[6]) || !args[6])) {
+        const char *a = skip_ws(args + 6);
+        if (!strcmp(a, "cuda") || !strcmp(a, "on"))
+            d->source_view = true;
+        else if (!strcmp(a, "ptx") || !strcmp(a, "off"))
+            d->source_view = false;
+        else
+            dbg_err("Usage: set source cuda|ptx  (list and step in .cu lines or in PTX lines)");
+        return;
+    }
+    dbg_cmd_set(d, fmt, args);
 }
 
 /* ---- command line ------------------------------------------------------------------------------ */
@@ -1268,7 +1918,7 @@ static bool run_file(dbg *d, FILE *f, bool echo)
             line[--n] = 0;
         if (echo && *skip_ws(line) && *skip_ws(line) != '#')
             printf("(ptxi) %s\n", line);
-        if (!execute(d, line, NULL)) {
+        if (!exec_line(d, line, NULL)) {
             go = false;
             break;
         }
@@ -1290,7 +1940,7 @@ static void run_tty(dbg *d)
         const char *s = skip_ws(line);
         bool go;
         if (!*s && last && last->repeat && prev) {
-            go = execute(d, prev, &last);
+            go = exec_line(d, prev, &last);
         } else {
             if (*s) {
                 add_history(line);
@@ -1298,7 +1948,7 @@ static void run_tty(dbg *d)
                 prev = strdup(line);
             }
             last = NULL;
-            go = execute(d, line, &last);
+            go = exec_line(d, line, &last);
         }
         free(line);
         if (!go)
@@ -1424,7 +2074,7 @@ int cmd_debug(int argc, char **argv)
         if (script_is_cmd[i]) {
             if (echo)
                 printf("(ptxi) %s\n", scripts[i]);
-            go = execute(&d, scripts[i], NULL);
+            go = exec_line(&d, scripts[i], NULL);
             continue;
         }
         FILE *f = fopen(scripts[i], "r");
@@ -1446,6 +2096,10 @@ int cmd_debug(int argc, char **argv)
 out:
     session_end(&d);
     dbg_syms_free(&d);
+    dbg_displays_free(&d);
+    for (size_t i = 0; i < d.nbps; i++)
+        bp_free(&d.bps[i]);
+    free(d.history_file);
     free(d.bps);
     free(d.watches);
     free(d.mbars);

@@ -506,27 +506,63 @@ out:
 
 /* ---- registers ---------------------------------------------------------------------- */
 
-/* Register `name` in the function lane `lane` of the selected warp runs. */
-static int reg_lookup(const dbg *d, const char *name, int lane, int *func, uint32_t *slot)
+bool dbg_frame_at(const dbg *d, int lane, int *func, uint32_t *pc)
 {
-    interp_warp_info wi;
-    if (interp_warp_get(d->c, d->cta, d->warp, &wi))
-        return -1;
-    int f = wi.func[lane];
-    if (f < 0 || (uint32_t)f >= d->mod->nfuncs)
+    interp_frame_info fr[64];
+    int n = d->c ? interp_lane_frames(d->c, d->cta, d->warp, lane, fr, 64) : 0;
+    int k = d->frame < n ? d->frame : n - 1;
+    if (k < 0)
+        return false;
+    *func = fr[k].func;
+    *pc = fr[k].pc;
+    return true;
+}
+
+int dbg_reg_find(const dbg *d, const char *name, int lane, uint32_t *slot, int *type)
+{
+    int f;
+    uint32_t pc;
+    if (!dbg_frame_at(d, lane, &f, &pc) || f < 0 || (uint32_t)f >= d->mod->nfuncs)
         return -1;
     const ir_function *fn = &d->mod->funcs[f];
     for (uint32_t i = 0; i < fn->nregs; i++)
         if (!strcmp(fn->regs[i].name, name)) {
-            *func = f;
             *slot = i;
+            if (type)
+                *type = fn->regs[i].type;
             return 0;
         }
     return -1;
 }
 
+bool dbg_reg_read(const dbg *d, int lane, uint32_t slot, uint64_t *lo, uint64_t *hi)
+{
+    if (d->frame == 0)
+        return interp_reg_get128(d->c, d->cta, d->warp, lane, slot, lo, hi);
+    *hi = 0;
+    return interp_frame_reg_get(d->c, d->cta, d->warp, lane, d->frame, slot, lo);
+}
+
+/* Lane l's selected frame runs function func. */
+static bool lane_in(const dbg *d, int l, int func)
+{
+    int f;
+    uint32_t pc;
+    return dbg_frame_at(d, l, &f, &pc) && f == func;
+}
+
+/* Register `name` in the function lane `lane` of the selected warp runs
+ * (in the selected frame). */
+static int reg_lookup(const dbg *d, const char *name, int lane, int *func, uint32_t *slot)
+{
+    uint32_t pc;
+    if (!dbg_frame_at(d, lane, func, &pc))
+        return -1;
+    return dbg_reg_find(d, name, lane, slot, NULL);
+}
+
 /* "%r5" or "%r5[3]" at s; returns chars consumed, name/lane filled (lane -1 if none). */
-static size_t scan_reg(const char *s, char *name, size_t n, int *lane)
+size_t dbg_scan_reg(const char *s, char *name, size_t n, int *lane)
 {
     size_t i = 0;
     if (s[0] != '%')
@@ -584,14 +620,15 @@ int dbg_parse_addr(const dbg *d, const char *s, int defspace, int *space, uint64
         if (*s == '%') {
             char name[64];
             int lane;
-            size_t k = scan_reg(s, name, sizeof name, &lane);
+            size_t k = dbg_scan_reg(s, name, sizeof name, &lane);
             if (!need_resident(d))
                 return -1;
             if (lane < 0)
                 lane = dbg_ref_lane(d);
             int f;
             uint32_t slot;
-            if (lane >= 32 || reg_lookup(d, name, lane, &f, &slot) || !interp_reg_get(d->c, d->cta, d->warp, lane, slot, &v)) {
+            uint64_t hi;
+            if (lane >= 32 || reg_lookup(d, name, lane, &f, &slot) || !dbg_reg_read(d, lane, slot, &v, &hi)) {
                 dbg_err("No register %s in the function lane %d runs.", name, lane);
                 return -1;
             }
@@ -761,7 +798,7 @@ static bool valid_fmt(char f)
 
 /* Format v (raw bits) as type `type` (ir_type) or `bits` wide, in gdb's
  * format letter fmt (0 = by type). */
-static void fmt_value(char *buf, size_t n, uint64_t v, int type, unsigned bits, char fmt)
+void dbg_fmt_value(char *buf, size_t n, uint64_t v, int type, unsigned bits, char fmt)
 {
     char kind = type ? ir_types[type].kind : 'b';
     if (type)
@@ -870,7 +907,7 @@ static void fmt_value128(char *buf, size_t n, uint64_t lo, uint64_t hi, char fmt
         return;
     case 'o': u128_digits(t, sizeof t, v, 8, 1); snprintf(buf, n, "0%s", t); return;
     case 't': u128_digits(buf, n, v, 2, 1); return;
-    case 'c': fmt_value(buf, n, lo, 0, 8, 'c'); return;
+    case 'c': dbg_fmt_value(buf, n, lo, 0, 8, 'c'); return;
     default: u128_digits(t, sizeof t, v, 16, 32); snprintf(buf, n, "0x%s", t); return;
     }
 }
@@ -880,12 +917,12 @@ static void fmt_value128(char *buf, size_t n, uint64_t lo, uint64_t hi, char fmt
 static bool fmt_reg(const dbg *d, int lane, uint32_t slot, int type, char fmt, char *buf, size_t n)
 {
     uint64_t lo, hi;
-    if (!interp_reg_get128(d->c, d->cta, d->warp, lane, slot, &lo, &hi))
+    if (!dbg_reg_read(d, lane, slot, &lo, &hi))
         return false;
     if (ir_types[type].bits > 64)
         fmt_value128(buf, n, lo, hi, fmt);
     else
-        fmt_value(buf, n, lo, type, 0, fmt);
+        dbg_fmt_value(buf, n, lo, type, 0, fmt);
     return true;
 }
 
@@ -923,7 +960,7 @@ static const char *const sreg_names[] = {"%tid.x", "%tid.y", "%tid.z", "%ntid.x"
                                           "%nctaid.z", "%laneid", "%warpid", "%cluster_ctarank"};
 
 /* A special register's value for lane l of the selected warp; -1 if `name` is not one we compute. */
-static int sreg_value(const dbg *d, const char *name, int l, uint64_t *v)
+int dbg_sreg_value(const dbg *d, const char *name, int l, uint64_t *v)
 {
     int k = -1;
     for (size_t i = 0; i < sizeof sreg_names / sizeof sreg_names[0]; i++)
@@ -962,10 +999,10 @@ static void print_reg(dbg *d, const char *name, int only_lane, char fmt)
     char title[128];
     uint64_t v;
     int ref = only_lane >= 0 ? only_lane : dbg_ref_lane(d);
-    if (sreg_value(d, name, ref, &v) == 0) {
+    if (dbg_sreg_value(d, name, ref, &v) == 0) {
         for (int l = 0; l < wi.nlanes; l++) {
-            sreg_value(d, name, l, &v);
-            fmt_value(vals[l], sizeof vals[l], v, IR_T_U32, 32, fmt);
+            dbg_sreg_value(d, name, l, &v);
+            dbg_fmt_value(vals[l], sizeof vals[l], v, IR_T_U32, 32, fmt);
         }
         if (only_lane >= 0)
             printf("%s[%d] = %s\n", name, only_lane, vals[only_lane]);
@@ -995,7 +1032,8 @@ static void print_reg(dbg *d, const char *name, int only_lane, char fmt)
     if (ir_types[type].kind == 'p' && !fmt) {
         uint32_t t = 0, f = 0;
         for (int l = 0; l < wi.nlanes; l++) {
-            if (wi.func[l] != func || !interp_reg_get(d->c, d->cta, d->warp, l, slot, &v))
+            uint64_t hi;
+            if (!lane_in(d, l, func) || !dbg_reg_read(d, l, slot, &v, &hi))
                 continue;
             if (v & 1)
                 t |= 1u << l;
@@ -1013,11 +1051,29 @@ static void print_reg(dbg *d, const char *name, int only_lane, char fmt)
         return;
     }
     for (int l = 0; l < wi.nlanes; l++) {
-        if (wi.func[l] != func || !fmt_reg(d, l, slot, type, fmt, vals[l], sizeof vals[l]))
+        if (!lane_in(d, l, func) || !fmt_reg(d, l, slot, type, fmt, vals[l], sizeof vals[l]))
             snprintf(vals[l], sizeof vals[l], "?");
     }
     snprintf(title, sizeof title, "%s (.%s, warp %d)", name, ir_types[type].name, d->warp);
     print_lane_table(title, vals, wi.nlanes);
+}
+
+/* print EXPR: its value in the reference lane, kept in the history as $N. */
+static void print_expr(dbg *d, const char *expr, char fmt)
+{
+    dbg_value v;
+    char err[256], buf[DBG_VAL_MAX];
+    if (dbg_eval(d, expr, dbg_ref_lane(d), &v, err, sizeof err)) {
+        dbg_err("%s.", err);
+        return;
+    }
+    struct dbg_hist *nh = realloc(d->hist, (d->nhist + 1) * sizeof *nh);
+    if (!nh)
+        return;
+    d->hist = nh;
+    d->hist[d->nhist++] = (struct dbg_hist){v.u, v.f, v.kind, v.bits};
+    dbg_value_str(&v, fmt, buf, sizeof buf);
+    printf("$%zu = %s\n", d->nhist, buf);
 }
 
 void dbg_cmd_print(dbg *d, const char *fmt, const char *args)
@@ -1035,20 +1091,23 @@ void dbg_cmd_print(dbg *d, const char *fmt, const char *args)
     if (*args == '%') {
         char name[64];
         int lane;
-        size_t k = scan_reg(args, name, sizeof name, &lane);
+        size_t k = dbg_scan_reg(args, name, sizeof name, &lane);
         const char *r = skip_ws(args + k);
-        if (*r) {
-            char *end;
-            long v = strtol(r, &end, 0);
-            if (end == r || *skip_ws(end) || lane >= 0) {
-                dbg_err("Usage: print %%REG [LANE]: \"%s\" is not a lane number.", r);
+        char *end = (char *)r;
+        long v = *r && isdigit((unsigned char)*r) ? strtol(r, &end, 0) : 0;
+        if (!*r || (end != r && !*skip_ws(end) && lane < 0)) {   /* %REG or %REG LANE: every lane */
+            if (*r)
+                lane = (int)v;
+            if (!need_resident(d))
                 return;
-            }
-            lane = (int)v;
-        }
-        if (!need_resident(d))
+            print_reg(d, name, lane, f);
             return;
-        print_reg(d, name, lane, f);
+        }
+        print_expr(d, args, f);
+        return;
+    }
+    if (strpbrk(args, "+-*/%()<>=!&|^~$") || (isdigit((unsigned char)*args) && strchr(args, '.'))) {
+        print_expr(d, args, f);
         return;
     }
     if (isdigit((unsigned char)*args)) {
@@ -1060,7 +1119,7 @@ void dbg_cmd_print(dbg *d, const char *fmt, const char *args)
             return;
         }
         char b[80];
-        fmt_value(b, sizeof b, v, 0, 64, f ? f : 'u');
+        dbg_fmt_value(b, sizeof b, v, 0, 64, f ? f : 'u');
         printf("%s (0x%" PRIx64 ")\n", b, v);
         return;
     }
@@ -1127,7 +1186,7 @@ void dbg_cmd_set(dbg *d, const char *fmt, const char *args)
         return;
     char name[64];
     int lane;
-    size_t k = scan_reg(args, name, sizeof name, &lane);
+    size_t k = dbg_scan_reg(args, name, sizeof name, &lane);
     const char *r = skip_ws(args + k);
     if (*r != '=') {
         dbg_err("Usage: set var %%REG[LANE] = VALUE");
@@ -1277,7 +1336,7 @@ void dbg_cmd_x(dbg *d, const char *fmt, const char *args)
         if (f == 'x')
             snprintf(s, sizeof s, "0x%0*" PRIx64, (int)size * 2, v);
         else
-            fmt_value(s, sizeof s, v, type, size * 8, f);
+            dbg_fmt_value(s, sizeof s, v, type, size * 8, f);
         printf("\t%s", s);
     }
     putchar('\n');
@@ -1465,7 +1524,7 @@ void dbg_info_registers(dbg *d, const char *args)
         for (const char *p = args; *p;) {
             char name[64];
             int lane;
-            size_t k = scan_reg(p, name, sizeof name, &lane);
+            size_t k = dbg_scan_reg(p, name, sizeof name, &lane);
             if (!k) {
                 dbg_err("\"%s\" is not a register.", p);
                 return;
@@ -1492,13 +1551,14 @@ void dbg_info_registers(dbg *d, const char *args)
         dbg_err("Lane %d is outside the warp (lanes 0-%d).", lane, wi.nlanes - 1);
         return;
     }
-    int f = wi.func[lane];
-    if (f < 0)
+    int f;
+    uint32_t fpc;
+    if (!dbg_frame_at(d, lane, &f, &fpc) || f < 0)
         return;
     const ir_function *fn = &d->mod->funcs[f];
     char cs[64];
     cta_str(d, d->cta, cs, sizeof cs);
-    printf("%s warp %d lane %d, in %s:\n", cs, d->warp, lane, fn->name);
+    printf("%s warp %d lane %d, in %s%s:\n", cs, d->warp, lane, fn->name, d->frame ? " (selected frame)" : "");
     int col = 0;
     for (uint32_t i = 0; i < fn->nregs; i++) {
         char val[DBG_VAL_MAX], cell[DBG_VAL_MAX + 64];
@@ -1837,4 +1897,9 @@ void dbg_info_launch(dbg *d, const char *args)
     }
     const char *st = d->state == DBG_IDLE ? "not started" : d->state == DBG_STOPPED ? "stopped" : "finished";
     printf("state: %s, %" PRIu64 " warp instructions executed\n", st, d->c ? interp_clock(d->c) : 0);
+}
+
+void dbg_info_cuda_source(dbg *d)
+{
+    (void)d;
 }

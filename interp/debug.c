@@ -209,3 +209,65 @@ bool interp_lane_wait(const interp_ctx *c, int cta, int warp, int lane, interp_w
     }
     return true;
 }
+
+int interp_lane_frames(const interp_ctx *c, int cta, int warp, int lane, interp_frame_info *out, int max)
+{
+    const ip_warp *w = warp_of(c, cta, warp);
+    if (!w || lane < 0 || lane >= w->nlanes || (w->exited >> lane & 1))
+        return 0;
+    int n = 0, fi = w->fr[lane];
+    uint32_t pc = w->pc[lane];
+    /* the innermost frame's pc is where the lane stands; a caller's is its
+     * call instruction (the line gdb shows for an outer frame) */
+    while (fi >= 0 && fi < w->nframes && n < max) {
+        const ip_frame *f = &w->frames[fi];
+        out[n].func = f->func;
+        out[n].pc = pc;
+        out[n].ret_pc = n ? pc + 1 : 0;
+        n++;
+        pc = f->call_pc;
+        fi = f->parent;
+    }
+    return n;
+}
+
+bool interp_frame_reg_get(const interp_ctx *c, int cta, int warp, int lane, int level, uint32_t slot,
+                          uint64_t *val)
+{
+    const ip_warp *w = warp_of(c, cta, warp);
+    if (!w || lane < 0 || lane >= w->nlanes || level < 0)
+        return false;
+    int fi = w->fr[lane];
+    for (int k = 0; k < level && fi >= 0 && fi < w->nframes; k++)
+        fi = w->frames[fi].parent;
+    if (fi < 0 || fi >= w->nframes)
+        return false;
+    const ip_frame *f = &w->frames[fi];
+    if (slot >= f->nregs)
+        return false;
+    *val = f->regs[slot * IP_WARP + (unsigned)lane];
+    return true;
+}
+
+int interp_cta_where(const interp_ctx *c, const uint32_t ctaid[3], int *slot)
+{
+    const ip_plan *p = c->plan;
+    const interp_launch *l = &p->launch;
+    for (int d = 0; d < 3; d++)
+        if (ctaid[d] >= l->grid[d])
+            return INTERP_CTA_NONE;
+    uint64_t idx = ctaid[0] / p->cluster[0] +
+                   (uint64_t)p->ncluster[0] * (ctaid[1] / p->cluster[1] + (uint64_t)p->ncluster[1] * (ctaid[2] / p->cluster[2]));
+    if (c->have_cl && idx == c->cl.index) {
+        for (int r = 0; r < c->cl.ncta; r++) {
+            const ip_cta *t = &c->cl.ctas[r];
+            if (t->ctaid[0] == ctaid[0] && t->ctaid[1] == ctaid[1] && t->ctaid[2] == ctaid[2]) {
+                *slot = r;
+                return INTERP_CTA_RESIDENT;
+            }
+        }
+    }
+    if (c->finished || (c->have_cl && idx < c->cl.index) || idx < c->next_cluster - (c->have_cl ? 1 : 0))
+        return INTERP_CTA_DONE;
+    return INTERP_CTA_LATER;
+}

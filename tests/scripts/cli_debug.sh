@@ -326,7 +326,7 @@ has err_list errors "Line number 9999 out of range; tma_tile2d.ptx has 91 lines.
 has err_count errors '"0" is not a positive count.'
 has err_continue_arg errors "continue takes no argument here"
 has err_warp errors 'Warp "9" is not 0..3.'
-has err_cta errors "CTA (1,0,0) is not resident"
+has err_cta errors "CTA (1,0,0) is outside the grid (1,1,1)"
 has err_lane errors "Usage: lane N (0..31) | lane auto"
 has err_reg errors "No register %nosuch in tma_tile2d"
 has err_reg_lane errors "Lane 40 is outside the warp (lanes 0-31)."
