@@ -121,7 +121,10 @@ static hent *ht_put(htab *t, const char *s, uint32_t n, uint32_t h, int32_t val)
 
 enum { BIND_REG = 1, BIND_SYM };
 typedef struct { const char *s; uint32_t n, h; uint8_t kind; uint32_t idx; int32_t prev; uint32_t depth; } binding;
-typedef struct { const char *s; uint32_t n; ptx_loc loc; } labelref;
+typedef struct { const char *s; uint32_t n; ptx_loc loc; uint32_t block; } labelref;
+/* a label's scope: the { } block it is written in, and the previous label of
+ * the same name in this function (labeltab holds the newest) */
+typedef struct { uint32_t block; int32_t prev; ptx_loc loc; } labelscope;
 typedef struct { uint8_t kind; int64_t i; double f; uint64_t bits; int fk; uint32_t sym; uint8_t generic; } initel;
 enum { INIT_INT = 1, INIT_FLOAT, INIT_SYM };
 
@@ -162,12 +165,14 @@ struct ptx_builder {
     ir_regdecl *regs; uint32_t nregs, capregs;
     ir_operand *vecpool; uint32_t nvecpool, capvecpool;
     struct ir_label *labels; uint32_t nlabels, caplabels;
+    labelscope *lscope; uint32_t caplscope;      /* parallel to labels */
+    uint32_t *bparent; uint32_t nblocks, capblocks; /* each { } block's enclosing block */
     uint32_t *locals; uint32_t nlocals, caplocals;
     struct ir_event *events; uint32_t nevents, capevents;
     const char **pragmas; uint32_t npragmas, cappragmas, nhead_pragmas;
     labelref *refs; uint32_t nrefs, caprefs;
     binding *binds; uint32_t nbinds, capbinds;
-    uint32_t scopes[256]; uint32_t depth, too_deep;
+    uint32_t scopes[256], blockat[256]; uint32_t depth, too_deep;
     htab scopetab, labeltab;
     /* instruction being built */
     ir_instr cur;
@@ -347,6 +352,10 @@ void ptx_b_scope_open(ptx_builder *b, ptx_loc l)
         return;
     }
     b->scopes[++b->depth] = b->nbinds;
+    if (b->in_body) {
+        *VEC_PUSH(b->bparent, b->nblocks, b->capblocks) = b->blockat[b->depth - 1];
+        b->blockat[b->depth] = b->nblocks - 1;
+    }
     event(b, IR_EV_SCOPE_OPEN, 0, 0, 0);
 }
 
@@ -689,6 +698,7 @@ static void func_reset(ptx_builder *b)
     b->nints = 0;
     b->head_pragma_last = 0;
     b->depth = b->too_deep = 0;
+    b->nblocks = 0;
     ht_newgen(&b->scopetab);
     ht_newgen(&b->labeltab);
     b->fidx = -1;
@@ -872,6 +882,9 @@ void ptx_b_func_body(ptx_builder *b, ptx_loc l)
     b->in_body = 1;
     b->depth = 1;
     b->scopes[1] = 0;
+    b->nblocks = 0;
+    *VEC_PUSH(b->bparent, b->nblocks, b->capblocks) = 0; /* block 0: the body */
+    b->blockat[1] = 0;
     for (uint32_t i = 0; i < b->nrets + b->nparams; i++) {
         uint32_t si = i < b->nrets ? b->rets[i] : b->params[i - b->nrets];
         const char *nm = b->syms[si].name;
@@ -916,18 +929,44 @@ static void *hand_over(ptx_builder *b, void **arr, uint32_t n, uint32_t *cap, si
 #define HAND_OVER(dst, arr, n, cap) \
     ((dst) = hand_over(b, (void **)&(arr), (n), &(cap), sizeof *(arr)))
 
+/* The label a reference in block `blk` means: PTX scopes labels to their
+ * { } block as it scopes registers, so the one written in the innermost
+ * block enclosing the reference wins (CUTLASS's and Triton's inline-asm wait
+ * loops define the same label once per inlined copy, each in its own block;
+ * ptxas accepts that).  Returns the label's index or -1. */
+static int32_t label_lookup(ptx_builder *b, const char *s, uint32_t n, uint32_t blk)
+{
+    hent *e = ht_find(&b->labeltab, s, n, name_hash(s, n));
+    if (!e)
+        return -1;
+    for (;;) {
+        for (int32_t i = e->val; i >= 0; i = b->lscope[i].prev)
+            if (b->lscope[i].block == blk)
+                return i;
+        if (blk == 0)
+            return -1;
+        blk = b->bparent[blk];
+    }
+}
+
 static void resolve_label(ptx_builder *b, ir_operand *o)
 {
     if (o->kind != IR_OPD_LABEL)
         return;
     labelref *r = &b->refs[o->u.label];
-    hent *e = ht_find(&b->labeltab, r->s, r->n, name_hash(r->s, r->n));
-    if (!e) {
-        berr(b, r->loc, "undefined label or symbol '%.*s'", (int)r->n, r->s);
+    int32_t i = label_lookup(b, r->s, r->n, r->block);
+    if (i < 0) {
+        hent *e = ht_find(&b->labeltab, r->s, r->n, name_hash(r->s, r->n));
+        if (e)
+            berr(b, r->loc, "label '%.*s' is not visible here: it is defined at line %u, "
+                 "inside a { } block that does not enclose this use",
+                 (int)r->n, r->s, b->lscope[e->val].loc.line);
+        else
+            berr(b, r->loc, "undefined label or symbol '%.*s'", (int)r->n, r->s);
         o->u.label = 0;
         return;
     }
-    o->u.label = b->labels[e->val].instr;
+    o->u.label = b->labels[i].instr;
 }
 
 void ptx_b_func_end(ptx_builder *b, int has_body, ptx_loc l)
@@ -991,13 +1030,23 @@ void ptx_b_label(ptx_builder *b, const ptx_tok *name, ptx_loc l)
     if (!b->in_body)
         return;
     uint32_t h = name_hash(name->s, name->n);
-    if (ht_find(&b->labeltab, name->s, name->n, h)) {
-        berr(b, l, "label '%.*s' is already defined", (int)name->n, name->s);
-        return;
-    }
+    uint32_t blk = b->blockat[b->depth];
+    hent *e = ht_find(&b->labeltab, name->s, name->n, h);
+    int32_t prev = e ? e->val : -1;
+    for (int32_t i = prev; i >= 0; i = b->lscope[i].prev)
+        if (b->lscope[i].block == blk) {
+            berr(b, l, "label '%.*s' is already defined in this block (line %u)",
+                 (int)name->n, name->s, b->lscope[i].loc.line);
+            return;
+        }
     struct ir_label *lb = VEC_PUSH(b->labels, b->nlabels, b->caplabels);
     lb->name = bstr(b, name->s, name->n);
     lb->instr = b->ninstrs;
+    if (b->caplscope < b->caplabels) {
+        b->lscope = xrealloc(b->lscope, (size_t)b->caplabels * sizeof *b->lscope);
+        b->caplscope = b->caplabels;
+    }
+    b->lscope[b->nlabels - 1] = (labelscope){ .block = blk, .prev = prev, .loc = l };
     ht_put(&b->labeltab, lb->name, name->n, h, (int32_t)(b->nlabels - 1));
     event(b, IR_EV_LABEL, b->nlabels - 1, 0, 0);
 }
@@ -1387,6 +1436,7 @@ void ptx_b_opd_name(ptx_builder *b, const ptx_tok *t, int neg, ptx_loc l)
     r->s = t->s;
     r->n = t->n;
     r->loc = l;
+    r->block = b->in_body ? b->blockat[b->depth] : 0;
     o->kind = IR_OPD_LABEL;
     o->u.label = b->nrefs - 1;
 }
@@ -1642,7 +1692,7 @@ ir_module *ptx_parse(const char *path, const char *src, size_t len, ir_diag *dia
 
     free(b->syms); free(b->funcs); free(b->items); free(b->files); free(b->init);
     free(b->params); free(b->rets); free(b->regs); free(b->vecpool);
-    free(b->labels); free(b->locals); free(b->events); free(b->pragmas); free(b->refs);
+    free(b->labels); free(b->lscope); free(b->bparent); free(b->locals); free(b->events); free(b->pragmas); free(b->refs);
     free(b->binds); free(b->mcache); free(b->tmp); free(b->pstr);
     free(b->modtab.e); free(b->scopetab.e); free(b->labeltab.e); free(b->mtab.e);
     free(b);
