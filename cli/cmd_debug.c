@@ -858,7 +858,6 @@ static int resume(dbg *d)
 {
     interp_event ev;
     int stop = STOP_NONE;
-    interrupted = 0;
     for (;;) {
         if (interrupted) {
             printf("\nInterrupted.\n");
@@ -884,7 +883,6 @@ static int step_warp(dbg *d)
 {
     interp_event ev;
     int stop = STOP_NONE, cta = d->cta, warp = d->warp;
-    interrupted = 0;
     for (;;) {
         interp_warp_info wi;
         if (interrupted) {
@@ -963,25 +961,74 @@ static long parse_count(const char *args)
     return n;
 }
 
-/* step/stepi/next: N times; `over_calls` runs a call to its return. */
-static void do_steps(dbg *d, const char *args, bool over_calls)
+/* One instruction of the selected warp; `over_calls` runs a call to its return. */
+static int step_instr(dbg *d, bool over_calls)
+{
+    uint32_t lanes, pc;
+    int f;
+    bool have = dbg_warp_next(d, d->cta, d->warp, &lanes, &f, &pc);
+    int lane = have ? __builtin_ctz(lanes) : 0;
+    interp_warp_info wi;
+    int depth0 = have && !interp_warp_get(d->c, d->cta, d->warp, &wi) ? wi.depth[lane] : 0;
+    bool is_call = have && d->mod->funcs[f].instrs[pc].op == IR_OP_CALL;
+    int stop = step_warp(d);
+    while (over_calls && is_call && stop == STOP_NONE && !interp_warp_get(d->c, d->cta, d->warp, &wi) &&
+           wi.state[lane] != INTERP_T_EXITED && wi.depth[lane] > depth0) {
+        if (interrupted)
+            return STOP_INTR;
+        stop = step_warp(d);
+    }
+    return stop;
+}
+
+/* One CUDA source line, as gdb's step/next: instructions until the warp
+ * stands on another line (instructions without a line, .loc 0, are passed
+ * through), or back at the start of the same line (a loop on one line),
+ * or in another call depth (step into a callee / out of a return). */
+static int step_line(dbg *d, bool over_calls)
+{
+    uint32_t lanes, pc0;
+    int f0, file0;
+    uint32_t line0;
+    if (!dbg_warp_next(d, d->cta, d->warp, &lanes, &f0, &pc0) || !dbg_src_at(d, f0, pc0, &file0, &line0))
+        return step_instr(d, over_calls);
+    int lane = __builtin_ctz(lanes);
+    int depth0 = dbg_stack_depth(d, lane), cta = d->cta, warp = d->warp;
+    for (;;) {
+        if (interrupted)
+            return STOP_INTR;
+        int stop = step_instr(d, over_calls);
+        if (stop != STOP_NONE || d->cta != cta || d->warp != warp)
+            return stop;
+        uint32_t pc;
+        int f, file;
+        uint32_t line;
+        if (!dbg_warp_next(d, d->cta, d->warp, &lanes, &f, &pc))
+            return STOP_NONE;
+        int depth = dbg_stack_depth(d, lane);
+        if (!dbg_src_at(d, f, pc, &file, &line))
+            continue;
+        if (depth != depth0 || file != file0 || line != line0 || (f == f0 && pc <= pc0))
+            return STOP_NONE;
+    }
+}
+
+/* step/next (by source line when the PTX has .loc and `set source cuda`)
+ * and stepi/nexti (by instruction): N times. */
+static void do_steps(dbg *d, const char *args, bool over_calls, bool by_line)
 {
     long n = parse_count(args);
     if (n < 0 || !check_running(d))
         return;
     int stop = STOP_NONE;
+    by_line = by_line && d->source_view && d->mod->srclines;
     for (long i = 0; i < n && stop == STOP_NONE; i++) {
-        uint32_t lanes, pc;
-        int f;
-        bool have = dbg_warp_next(d, d->cta, d->warp, &lanes, &f, &pc);
-        int lane = have ? __builtin_ctz(lanes) : 0;
-        interp_warp_info wi;
-        int depth0 = have && !interp_warp_get(d->c, d->cta, d->warp, &wi) ? wi.depth[lane] : 0;
-        bool is_call = have && d->mod->funcs[f].instrs[pc].op == IR_OP_CALL;
-        stop = step_warp(d);
-        while (over_calls && is_call && stop == STOP_NONE && !interp_warp_get(d->c, d->cta, d->warp, &wi) &&
-               wi.state[lane] != INTERP_T_EXITED && wi.depth[lane] > depth0)
-            stop = step_warp(d);
+        if (interrupted) {
+            printf("\nInterrupted after %ld of %ld steps.\n", i, n);
+            stop = STOP_INTR;
+            break;
+        }
+        stop = by_line ? step_line(d, over_calls) : step_instr(d, over_calls);
     }
     if (stop == STOP_NONE || stop == STOP_INTR || stop == STOP_WATCH) {
         d->list_next = 0;
@@ -995,8 +1042,10 @@ static void do_steps(dbg *d, const char *args, bool over_calls)
     }
 }
 
-static void dc_step(dbg *d, const char *fmt, const char *args) { (void)fmt; do_steps(d, args, false); }
-static void dc_next(dbg *d, const char *fmt, const char *args) { (void)fmt; do_steps(d, args, true); }
+static void dc_step(dbg *d, const char *fmt, const char *args) { (void)fmt; do_steps(d, args, false, true); }
+static void dc_next(dbg *d, const char *fmt, const char *args) { (void)fmt; do_steps(d, args, true, true); }
+static void dc_stepi(dbg *d, const char *fmt, const char *args) { (void)fmt; do_steps(d, args, false, false); }
+static void dc_nexti(dbg *d, const char *fmt, const char *args) { (void)fmt; do_steps(d, args, true, false); }
 
 static void dc_continue(dbg *d, const char *fmt, const char *args)
 {
@@ -1072,13 +1121,13 @@ static void dc_until(dbg *d, const char *fmt, const char *args)
     uint32_t lanes, pc0;
     int f0;
     if (!dbg_warp_next(d, d->cta, d->warp, &lanes, &f0, &pc0)) {
-        do_steps(d, "", true);
+        do_steps(d, "", true, false);
         return;
     }
     int lane = __builtin_ctz(lanes);
     interp_warp_info wi;
     if (interp_warp_get(d->c, d->cta, d->warp, &wi)) {
-        do_steps(d, "", true);
+        do_steps(d, "", true, false);
         return;
     }
     int depth0 = wi.depth[lane];
@@ -1182,7 +1231,6 @@ static int run_to_cta(dbg *d, const uint32_t id[3])
         printf("Running until CTA (%u,%u,%u) is resident...\n", id[0], id[1], id[2]);
         interp_event ev;
         int stop = STOP_NONE;
-        interrupted = 0;
         while ((w = interp_cta_where(d->c, id, &slot)) == INTERP_CTA_LATER) {
             if (interrupted) {
                 printf("\nInterrupted.\n");
@@ -1577,10 +1625,10 @@ static const struct cmd {
 } cmds[] = {
     {"run", "r", dc_run, false, "run", "start the kernel (again, from fresh buffers, if it has run)"},
     {"continue", "c", dc_continue, true, "continue", "run until a breakpoint, a watchpoint, a fault, a deadlock or the end"},
-    {"step", "s", dc_step, true, "step [N]", "execute N instructions (default 1) of the selected warp, into calls"},
+    {"step", "s", dc_step, true, "step [N]", "N source lines (CUDA lines with .loc, else PTX instructions) of the selected warp, into calls"},
     {"next", "n", dc_next, true, "next [N]", "like step, but a call runs to its return"},
-    {"stepi", "si", dc_step, true, "stepi [N]", "the same as step (one PTX line is one instruction)"},
-    {"nexti", "ni", dc_next, true, "nexti [N]", "the same as next"},
+    {"stepi", "si", dc_stepi, true, "stepi [N]", "N PTX instructions of the selected warp, into calls"},
+    {"nexti", "ni", dc_nexti, true, "nexti [N]", "like stepi, but a call runs to its return"},
     {"until", "u", dc_until, true, "until [LOCATION]", "run to LOCATION; without one, step until the warp leaves its loop"},
     {"advance", NULL, dc_until, false, "advance LOCATION", "run to LOCATION"},
     {"finish", "fin", dc_finish, false, "finish", "run the selected lane until the selected frame (a .func call) returns"},
@@ -1750,6 +1798,7 @@ static bool exec_line(dbg *d, const char *line, const struct cmd **last)
     uint64_t k0 = d->c ? interp_clock(d->c) : 0;
     int s0 = d->state;
     d->stopped_bp = 0;
+    interrupted = 0;   /* a Ctrl-C counts for the command it interrupts */
     bool go = execute(d, line, last) && !d->quit;
     for (int rounds = 0; go && moved(d, c0, k0, s0); rounds++) {
         d->frame = 0;
@@ -2050,6 +2099,8 @@ int cmd_debug(int argc, char **argv)
         printf("FAIL %s: kernel: no .entry named \"%s\" in %s\n", d.lc->name, d.lc->kernel, d.lc->ptx);
         goto out;
     }
+    dbg_source_init(&d);
+    d.list_file = -1;
     for (size_t i = 0; i < d.mod->src_len; i++)
         if (d.mod->src[i] == '\n')
             d.nlines++;
@@ -2097,6 +2148,7 @@ out:
     session_end(&d);
     dbg_syms_free(&d);
     dbg_displays_free(&d);
+    dbg_source_free(&d);
     for (size_t i = 0; i < d.nbps; i++)
         bp_free(&d.bps[i]);
     free(d.history_file);

@@ -104,6 +104,8 @@ typedef struct dbg {
     char *history_file;
     bool source_view;      /* list/step in CUDA source lines (when the PTX has .loc) */
     struct trace *trace;   /* --trace FILE.json (cli/trace.c), or NULL */
+    struct dbg_srcfiles *src;   /* CUDA source files named by .file, read when shown */
+    int list_file;         /* -1: the last list showed PTX; else the .file it showed */
 } dbg;
 
 /* A value of an expression (cli/debug_expr.c): an integer of `bits` bits
@@ -193,6 +195,19 @@ void dbg_cmd_display(dbg *d, const char *fmt, const char *args);
 void dbg_cmd_undisplay(dbg *d, const char *fmt, const char *args);
 void dbg_info_display(dbg *d, const char *args);
 void dbg_displays_free(dbg *d);
+
+/* debug_source.c: CUDA/Python source lines from .file/.loc */
+void dbg_source_init(dbg *d);
+void dbg_source_free(dbg *d);
+/* The .file and line .loc gives instruction pc of func; false if none. */
+bool dbg_src_at(const dbg *d, int func, uint32_t pc, int *file, uint32_t *line);
+const char *dbg_src_name(const dbg *d, int file);   /* base name */
+const char *dbg_src_line(const dbg *d, int file, uint32_t line, size_t *len);   /* NULL: not at hand */
+uint32_t dbg_src_nlines(const dbg *d, int file);
+int dbg_src_file_named(const dbg *d, const char *name);
+int dbg_src_to_pc(const dbg *d, int file, uint32_t line, int *func, uint32_t *pc);
+void dbg_show_src_line(const dbg *d, int file, uint32_t line, bool current);
+void dbg_list_src(dbg *d, int file, uint32_t first, uint32_t last, uint32_t here);
 
 /* debug_stack.c */
 void dbg_cmd_bt(dbg *d, const char *fmt, const char *args);

@@ -88,10 +88,8 @@ static const char *base_name(const char *p)
 
 static const char *func_file(const dbg *d, const ir_instr *in)
 {
-    const ir_module *m = d->mod;
-    if (in && in->loc.file && in->loc.file < m->nfiles && m->files[in->loc.file])
-        return base_name(m->files[in->loc.file]);
-    return base_name(m->path ? m->path : "<ptx>");
+    (void)in;
+    return base_name(d->mod->path ? d->mod->path : "<ptx>");
 }
 
 static const ir_instr *instr_at(const dbg *d, int func, uint32_t pc)
@@ -104,8 +102,12 @@ static const ir_instr *instr_at(const dbg *d, int func, uint32_t pc)
 void dbg_loc_str(const dbg *d, int func, uint32_t pc, char *buf, size_t n)
 {
     const ir_instr *in = instr_at(d, func, pc);
+    int sf;
+    uint32_t sl;
     if (!in)
         snprintf(buf, n, "%s:?", func_file(d, NULL));
+    else if (dbg_src_at(d, func, pc, &sf, &sl))
+        snprintf(buf, n, "%s:%u (%s:%u)", func_file(d, in), in->loc.line, dbg_src_name(d, sf), sl);
     else
         snprintf(buf, n, "%s:%u", func_file(d, in), in->loc.line);
 }
@@ -374,6 +376,10 @@ void dbg_show_warp(const dbg *d, int cta, int warp, const char *prefix)
            d->mod->funcs[func].is_entry ? "" : " in ", d->mod->funcs[func].is_entry ? "" : d->mod->funcs[func].name,
            strcmp(st, "ready") ? ", " : "", strcmp(st, "ready") ? st : "");
     const ir_instr *in = instr_at(d, func, pc);
+    int sf;
+    uint32_t sl;
+    if (d->source_view && dbg_src_at(d, func, pc, &sf, &sl))
+        dbg_show_src_line(d, sf, sl, false);
     if (in)
         dbg_show_source_line(d, in->loc.line, false);
 }
@@ -389,8 +395,9 @@ static int cur_func(const dbg *d)
     return (int)(d->entry - d->mod->funcs);
 }
 
-/* First instruction of a line (or of the next line that has one, inside
- * the function whose body spans it). */
+/* First instruction of a line (or of the next line that has one, in
+ * whichever function it is: a line above the first function, such as
+ * `.version`, means the first instruction). */
 static int line_to_pc(const dbg *d, uint32_t line, int *func, uint32_t *pc)
 {
     const ir_module *m = d->mod;
@@ -405,8 +412,6 @@ static int line_to_pc(const dbg *d, uint32_t line, int *func, uint32_t *pc)
     uint32_t bpc = 0, bline = UINT32_MAX;
     for (uint32_t f = 0; f < m->nfuncs; f++) {
         const ir_function *fn = &m->funcs[f];
-        if (!fn->ninstrs || fn->instrs[0].loc.line > line)
-            continue;
         for (uint32_t i = 0; i < fn->ninstrs; i++) {
             uint32_t l = fn->instrs[i].loc.line;
             if (l > line && l < bline) {
@@ -457,7 +462,17 @@ int dbg_parse_location(const dbg *d, const char *s, int *func, uint32_t *pc)
         *colon = 0;
         const char *path = d->mod->path ? d->mod->path : "";
         if (strcmp(loc, path) && strcmp(loc, base_name(path))) {
-            dbg_err("No source file named %s (the kernel's source is %s).", loc, base_name(path));
+            int sf = dbg_src_file_named(d, loc);
+            if (sf < 0) {
+                dbg_err("No source file named %s (the kernel's source is %s%s).", loc, base_name(path),
+                        d->mod->nfiles ? "; info source lists its CUDA files" : "");
+                goto out;
+            }
+            unsigned long v = strtoul(colon + 1, &end, 10);
+            if (!v || dbg_src_to_pc(d, sf, (uint32_t)v, func, pc))
+                dbg_err("No instruction at or after line %lu of %s.", v, loc);
+            else
+                rc = 0;
             goto out;
         }
         linepart = colon + 1;
@@ -1348,54 +1363,164 @@ void dbg_cmd_x(dbg *d, const char *fmt, const char *args)
 
 /* ---- source ------------------------------------------------------------------------------- */
 
+/* The selected warp's pc as the stop report shows it (a waiting warp: the
+ * wait instruction), in the selected frame. */
+static bool cur_pc(const dbg *d, int *f, uint32_t *pc)
+{
+    uint32_t lanes;
+    if (!dbg_warp_next(d, d->cta, d->warp, &lanes, f, pc))
+        return false;
+    int lane = d->lane >= 0 ? d->lane : __builtin_ctz(lanes);
+    if (d->frame > 0)
+        return dbg_frame_at(d, lane, f, pc);
+    interp_wait wt;
+    if (interp_lane_wait(d->c, d->cta, d->warp, __builtin_ctz(lanes), &wt))
+        *pc = shown_pc(d, *f, *pc, wt.state);
+    return true;
+}
+
 static uint32_t cur_line(const dbg *d)
 {
-    uint32_t lanes, pc;
+    uint32_t pc;
     int f;
-    if (dbg_warp_next(d, d->cta, d->warp, &lanes, &f, &pc)) {
+    if (cur_pc(d, &f, &pc)) {
         const ir_instr *in = instr_at(d, f, pc);
         return in ? in->loc.line : 0;
     }
     return 0;
 }
 
-void dbg_cmd_list(dbg *d, const char *fmt, const char *args)
+/* Lines first..last of the PTX (here: the `=>` line). */
+static void list_ptx(dbg *d, uint32_t first, uint32_t last)
 {
-    (void)fmt;
-    uint32_t start, center = 0;
-    args = skip_ws(args);
-    if (*args) {
-        int f;
-        uint32_t pc;
-        char *end;
-        unsigned long v = strtoul(args, &end, 10);
-        if (isdigit((unsigned char)*args) && !*skip_ws(end))
-            center = (uint32_t)v;   /* a bare line lists around it even without an instruction */
-        else if (dbg_parse_location(d, args, &f, &pc))
-            return;
-        else
-            center = d->mod->funcs[f].instrs[pc].loc.line;
-        start = center > 5 ? center - 5 : 1;
-    } else if (d->list_next) {
-        start = d->list_next;
-    } else {
-        center = cur_line(d);
-        if (!center)
-            center = d->entry->ninstrs ? d->entry->instrs[0].loc.line : 1;
-        start = center > 5 ? center - 5 : 1;
-    }
-    if (start > d->nlines || center > d->nlines) {
-        dbg_err("Line number %u out of range; %s has %u lines.", center > d->nlines ? center : start,
+    if (first > d->nlines) {
+        dbg_err("Line number %u out of range; %s has %u lines.", first,
                 base_name(d->mod->path ? d->mod->path : ""), d->nlines);
         return;
     }
-    uint32_t end = start + 9 < d->nlines ? start + 9 : d->nlines, here = cur_line(d);
-    for (uint32_t l = start; l <= end; l++) {
+    if (last > d->nlines)
+        last = d->nlines;
+    uint32_t here = cur_line(d);
+    for (uint32_t l = first; l <= last; l++) {
         size_t len = 0;
         const char *s = ir_source_line(d->mod, l, &len);
         printf("%s%u\t%.*s\n", l == here ? "=> " : "   ", l, (int)len, s ? s : "");
     }
-    d->list_next = end + 1;
+    d->list_next = last + 1;
+    d->list_file = -1;
+}
+
+/* The CUDA line of the selected warp (file -1: none or not at hand). */
+static uint32_t cur_src(const dbg *d, int *file)
+{
+    int f;
+    uint32_t pc, line;
+    *file = -1;
+    if (!d->source_view || !cur_pc(d, &f, &pc) || !dbg_src_at(d, f, pc, file, &line) || !dbg_src_nlines(d, *file)) {
+        *file = -1;
+        return 0;
+    }
+    return line;
+}
+
+/* list A,B | A, | ,B | N (around N) in file `file` (-1: the PTX). */
+static void list_range(dbg *d, int file, const char *a, uint32_t here)
+{
+    char *end;
+    bool comma = strchr(a, ',') != NULL;
+    unsigned long first = 0, last = 0;
+    const char *p = skip_ws(a);
+    if (*p != ',') {
+        first = strtoul(p, &end, 10);
+        p = skip_ws(end);
+    }
+    if (comma) {
+        p = skip_ws(p + 1);
+        if (*p) {
+            last = strtoul(p, &end, 10);
+            p = skip_ws(end);
+        }
+    }
+    if (*p || (!first && !last) || (first && last && last < first)) {
+        dbg_err("Usage: list [FILE:]A,B | A, | ,B | LINE  (\"%s\")", a);
+        return;
+    }
+    if (!comma) {   /* around a line */
+        first = first > 5 ? first - 5 : 1;
+        last = first + 9;
+    } else if (!last) {
+        last = first + 9;
+    } else if (!first) {
+        first = last > 9 ? last - 9 : 1;
+    }
+    if (file >= 0)
+        dbg_list_src(d, file, (uint32_t)first, (uint32_t)last, here);
+    else
+        list_ptx(d, (uint32_t)first, (uint32_t)last);
+}
+
+void dbg_cmd_list(dbg *d, const char *fmt, const char *args)
+{
+    (void)fmt;
+    args = skip_ws(args);
+    int cf;
+    uint32_t here = cur_src(d, &cf);
+    if (!*args) {
+        if (d->list_next) {
+            if (d->list_file >= 0)
+                dbg_list_src(d, d->list_file, d->list_next, d->list_next + 9, d->list_file == cf ? here : 0);
+            else
+                list_ptx(d, d->list_next, d->list_next + 9);
+            return;
+        }
+        if (cf >= 0) {
+            dbg_list_src(d, cf, here > 5 ? here - 5 : 1, (here > 5 ? here - 5 : 1) + 9, here);
+            return;
+        }
+        uint32_t center = cur_line(d);
+        if (!center)
+            center = d->entry->ninstrs ? d->entry->instrs[0].loc.line : 1;
+        uint32_t start = center > 5 ? center - 5 : 1;
+        list_ptx(d, start, start + 9);
+        return;
+    }
+    /* FILE:... names the PTX or one of its .file sources */
+    const char *colon = strrchr(args, ':');
+    if (colon && (isdigit((unsigned char)colon[1]) || colon[1] == ',')) {
+        char *name = strndup(args, (size_t)(colon - args));
+        const char *path = d->mod->path ? d->mod->path : "";
+        int file = -2;
+        if (name && (!strcmp(name, path) || !strcmp(name, base_name(path))))
+            file = -1;
+        else if (name)
+            file = dbg_src_file_named(d, name);
+        if (file == -2 || (file < 0 && name && strcmp(name, path) && strcmp(name, base_name(path)))) {
+            dbg_err("No source file named %s.", name ? name : "?");
+            free(name);
+            return;
+        }
+        free(name);
+        list_range(d, file, colon + 1, file >= 0 && file == cf ? here : 0);
+        return;
+    }
+    if (isdigit((unsigned char)*args) || *args == ',') {
+        /* numbers: in the file the last list showed, else the one we stand in */
+        int file = d->list_next ? d->list_file : cf;
+        list_range(d, file, args, file >= 0 && file == cf ? here : 0);
+        return;
+    }
+    int f;
+    uint32_t pc;
+    if (dbg_parse_location(d, args, &f, &pc))
+        return;
+    int sf;
+    uint32_t sl;
+    if (d->source_view && dbg_src_at(d, f, pc, &sf, &sl) && dbg_src_nlines(d, sf)) {
+        dbg_list_src(d, sf, sl > 5 ? sl - 5 : 1, (sl > 5 ? sl - 5 : 1) + 9, sf == cf ? here : 0);
+        return;
+    }
+    uint32_t center = d->mod->funcs[f].instrs[pc].loc.line;
+    list_ptx(d, center > 5 ? center - 5 : 1, (center > 5 ? center - 5 : 1) + 9);
 }
 
 static bool has_bp(const dbg *d, int func, uint32_t pc)
@@ -1412,7 +1537,8 @@ void dbg_cmd_disas(dbg *d, const char *fmt, const char *args)
     args = skip_ws(args);
     uint32_t lanes, here = UINT32_MAX, lo, hi;
     int f = -1, hf = -1;
-    if (!dbg_warp_next(d, d->cta, d->warp, &lanes, &hf, &here))
+    (void)lanes;
+    if (!cur_pc(d, &hf, &here))
         hf = -1;
     if (*args) {
         const ir_function *fn = ir_find_function(d->mod, args);
@@ -1897,9 +2023,4 @@ void dbg_info_launch(dbg *d, const char *args)
     }
     const char *st = d->state == DBG_IDLE ? "not started" : d->state == DBG_STOPPED ? "stopped" : "finished";
     printf("state: %s, %" PRIu64 " warp instructions executed\n", st, d->c ? interp_clock(d->c) : 0);
-}
-
-void dbg_info_cuda_source(dbg *d)
-{
-    (void)d;
 }
