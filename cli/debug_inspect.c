@@ -1446,6 +1446,12 @@ static void list_range(dbg *d, int file, const char *a, uint32_t here)
         return;
     }
     if (!comma) {   /* around a line */
+        uint32_t maxl = file >= 0 ? dbg_src_nlines(d, file) : d->nlines;
+        if (first > maxl) {
+            dbg_err("Line number %lu out of range; %s has %u lines.", first,
+                    file >= 0 ? dbg_src_name(d, file) : base_name(d->mod->path ? d->mod->path : ""), maxl);
+            return;
+        }
         first = first > 5 ? first - 5 : 1;
         last = first + 9;
     } else if (!last) {
