@@ -885,10 +885,8 @@ static int step_warp(dbg *d)
     int stop = STOP_NONE, cta = d->cta, warp = d->warp;
     for (;;) {
         interp_warp_info wi;
-        if (interrupted) {
-            printf("\nInterrupted.\n");
-            return STOP_INTR;
-        }
+        if (interrupted)
+            return STOP_INTR;   /* the caller says so */
         if (d->state != DBG_IDLE && interp_warp_get(d->c, cta, warp, &wi)) {
             dbg_err("CTA slot %d warp %d is not resident (its cluster has finished).", cta, warp);
             return STOP_GONE;
@@ -1022,14 +1020,11 @@ static void do_steps(dbg *d, const char *args, bool over_calls, bool by_line)
         return;
     int stop = STOP_NONE;
     by_line = by_line && d->source_view && d->mod->srclines;
-    for (long i = 0; i < n && stop == STOP_NONE; i++) {
-        if (interrupted) {
-            printf("\nInterrupted after %ld of %ld steps.\n", i, n);
-            stop = STOP_INTR;
-            break;
-        }
-        stop = by_line ? step_line(d, over_calls) : step_instr(d, over_calls);
-    }
+    long i = 0;
+    for (; i < n && stop == STOP_NONE; i++)
+        stop = interrupted ? STOP_INTR : by_line ? step_line(d, over_calls) : step_instr(d, over_calls);
+    if (stop == STOP_INTR)
+        printf("\nInterrupted after %ld of %ld step%s.\n", i - 1, n, n == 1 ? "" : "s");
     if (stop == STOP_NONE || stop == STOP_INTR || stop == STOP_WATCH) {
         d->list_next = 0;
         uint32_t lanes, pc;
@@ -1138,6 +1133,8 @@ static void dc_until(dbg *d, const char *fmt, const char *args)
             break;
     } while (wi.state[lane] != INTERP_T_EXITED &&
              (wi.depth[lane] > depth0 || (wi.depth[lane] == depth0 && wi.func[lane] == f0 && wi.pc[lane] <= pc0)));
+    if (stop == STOP_INTR)
+        printf("\nInterrupted.\n");
     if (stop == STOP_NONE || stop == STOP_INTR || stop == STOP_WATCH) {
         d->list_next = 0;
         dbg_show_warp(d, d->cta, d->warp, NULL);
@@ -1174,6 +1171,8 @@ static void dc_finish(dbg *d, const char *fmt, const char *args)
             wi.state[lane] == INTERP_T_EXITED || dbg_stack_depth(d, lane) <= target)
             break;
     }
+    if (stop == STOP_INTR)
+        printf("\nInterrupted.\n");
     if (stop == STOP_NONE || stop == STOP_INTR || stop == STOP_WATCH) {
         d->list_next = 0;
         d->lane = lane;
@@ -1632,7 +1631,7 @@ static const struct cmd {
     {"until", "u", dc_until, true, "until [LOCATION]", "run to LOCATION; without one, step until the warp leaves its loop"},
     {"advance", NULL, dc_until, false, "advance LOCATION", "run to LOCATION"},
     {"finish", "fin", dc_finish, false, "finish", "run the selected lane until the selected frame (a .func call) returns"},
-    {"break", "b", dc_break, false, "break LOCATION [if COND]", "stop before any warp executes LOCATION (LINE, FILE:LINE, k.cu:LINE, LABEL, FUNCTION, *PC), where COND holds in a lane"},
+    {"break", "b", dc_break, false, "break LOCATION [if COND]", "stop before a warp executes LOCATION (LINE, FILE:LINE, k.cu:LINE, LABEL, FUNC, *PC)"},
     {"tbreak", NULL, dc_tbreak, false, "tbreak LOCATION [if COND]", "a breakpoint deleted when first hit"},
     {"condition", NULL, dc_condition, false, "condition N [COND]", "stop at breakpoint N only where COND holds (none: always)"},
     {"ignore", NULL, dc_ignore, false, "ignore N COUNT", "pass over breakpoint N the next COUNT times it is reached"},
@@ -1665,6 +1664,16 @@ static const struct cmd {
     {"help", "h", dc_help, false, "help [COMMAND]", "this list, or one command"},
     {"quit", "q", dc_quit, false, "quit", "leave (also end of input)"},
 };
+
+const char *dbg_cmd_name(size_t i)
+{
+    return i < sizeof cmds / sizeof cmds[0] ? cmds[i].name : NULL;
+}
+
+const char *dbg_info_name(size_t i)
+{
+    return i < sizeof infos / sizeof infos[0] ? infos[i].name : NULL;
+}
 
 static const struct cmd *find_cmd(const char *name, size_t n, int *nmatch)
 {
@@ -1976,19 +1985,43 @@ static bool run_file(dbg *d, FILE *f, bool echo)
     return go;
 }
 
+static char *history_path(const dbg *d)
+{
+    if (d->history_file)
+        return strdup(d->history_file);
+    const char *env = getenv("PTXI_HISTFILE");
+    return strdup(env && *env ? env : ".ptxi_history");
+}
+
+/* The terminal: libedit line editing, tab completion, history (read at
+ * start when the file exists, written at the end when `set history save
+ * on`, as gdb does).  Ctrl-C at the prompt abandons the line and prompts
+ * again ("Quit", as gdb says); during a command it interrupts the command. */
 static void run_tty(dbg *d)
 {
     const struct cmd *last = NULL;
     char *prev = NULL;
+    char *hist = history_path(d);
+    stifle_history(1000);
+    if (hist && access(hist, R_OK) == 0)
+        read_history(hist);
+    dbg_complete_init(d);
     for (;;) {
-        char *line = readline("(ptxi) ");
+        interrupted = 0;
+        char *line = readline(d->collect_num ? ">" : "(ptxi) ");
+        if (!line && interrupted) {
+            /* libedit returns NULL when read() is interrupted: the line is abandoned */
+            printf("\nQuit\n");
+            fflush(stdout);
+            continue;
+        }
         if (!line) {
             putchar('\n');
             break;
         }
         const char *s = skip_ws(line);
         bool go;
-        if (!*s && last && last->repeat && prev) {
+        if (!*s && last && last->repeat && prev && !d->collect_num) {
             go = exec_line(d, prev, &last);
         } else {
             if (*s) {
@@ -2004,6 +2037,12 @@ static void run_tty(dbg *d)
             break;
     }
     free(prev);
+    dbg_complete_done();
+    char *out = history_path(d);   /* `set history filename` may have changed it */
+    if (d->history_save && out && write_history(out) != 0)
+        dbg_err("ptxi debug: cannot save the history in %s: %s", out, strerror(errno));
+    free(out);
+    free(hist);
 }
 
 int cmd_debug(int argc, char **argv)

@@ -209,6 +209,12 @@ int dbg_src_to_pc(const dbg *d, int file, uint32_t line, int *func, uint32_t *pc
 void dbg_show_src_line(const dbg *d, int file, uint32_t line, bool current);
 void dbg_list_src(dbg *d, int file, uint32_t first, uint32_t last, uint32_t here);
 
+/* debug_complete.c: tab completion (the names come from cmd_debug.c's tables) */
+void dbg_complete_init(dbg *d);
+void dbg_complete_done(void);
+const char *dbg_cmd_name(size_t i);    /* NULL past the last */
+const char *dbg_info_name(size_t i);
+
 /* debug_stack.c */
 void dbg_cmd_bt(dbg *d, const char *fmt, const char *args);
 void dbg_cmd_frame(dbg *d, const char *fmt, const char *args);
