@@ -507,13 +507,48 @@ static bool watch_read(const dbg *d, const dbg_watch *w, uint8_t *buf, uint32_t 
     return true;
 }
 
-static void watch_value(const uint8_t *b, uint32_t len, char *out, size_t n)
+/* A watched value in words: by its format or type (a float as a float),
+ * an mbarrier (8 bytes where mbarrier.init ran) decoded, else hex and
+ * decimal; longer ranges as bytes. */
+static void watch_value(const dbg *d, const dbg_watch *w, const uint8_t *b, char *out, size_t n)
 {
+    uint32_t len = w->len;
     size_t at = 0;
+    if (len == 8 && w->space == DBG_SP_SHARED && !w->fmt) {
+        for (size_t i = 0; i < d->nmbars; i++)
+            if (d->mbars[i].cta == w->cta && d->mbars[i].off == w->addr) {
+                uint64_t word;
+                memcpy(&word, b, 8);
+                interp_mbar mb;
+                interp_mbar_decode(word, &mb);
+                if (mb.initialised) {
+                    snprintf(out, n, "mbarrier phase parity %u, %u of %u arrivals pending, tx-count %d (0x%016" PRIx64 ")",
+                             mb.phase, mb.pending, mb.expected, mb.tx, word);
+                    return;
+                }
+            }
+    }
     if (len == 1 || len == 2 || len == 4 || len == 8) {
         uint64_t v = 0;
         memcpy(&v, b, len);
+        if (w->fmt || w->type) {
+            char t[80];
+            dbg_fmt_value(t, sizeof t, v, w->fmt ? 0 : w->type, len * 8, w->fmt);
+            snprintf(out, n, "%s", t);
+            return;
+        }
         snprintf(out, n, "0x%0*" PRIx64 " (%" PRIu64 ")", (int)len * 2, v, v);
+        return;
+    }
+    int step = w->type && (ir_types[w->type].bits == 32 || ir_types[w->type].bits == 16) ? (int)ir_types[w->type].bits / 8 : 0;
+    if ((w->fmt == 'f' || (w->type && ir_types[w->type].kind == 'f')) && step && len % (uint32_t)step == 0) {
+        for (uint32_t i = 0; i < len && at + 24 < n; i += (uint32_t)step) {
+            uint64_t v = 0;
+            memcpy(&v, b + i, (size_t)step);
+            char t[64];
+            dbg_fmt_value(t, sizeof t, v, 0, (unsigned)step * 8, 'f');
+            at += (size_t)snprintf(out + at, n - at, "%s%s", i ? " " : "", t);
+        }
         return;
     }
     for (uint32_t i = 0; i < len && at + 4 < n; i++)
@@ -522,7 +557,11 @@ static void watch_value(const uint8_t *b, uint32_t len, char *out, size_t n)
 
 static void dc_watch(dbg *d, const char *fmt, const char *args)
 {
-    (void)fmt;
+    char f = fmt && *fmt ? fmt[strlen(fmt) - 1] : 0;
+    if (fmt && *fmt && (strlen(fmt) != 1 || !strchr("xduf", f))) {
+        dbg_err("Bad format \"/%s\": watch takes /x /d /u or /f.", fmt);
+        return;
+    }
     int space;
     uint64_t addr;
     const char *rest;
@@ -560,14 +599,37 @@ static void dc_watch(dbg *d, const char *fmt, const char *args)
     w.addr = addr;
     w.len = (uint32_t)len;
     w.enabled = true;
+    w.fmt = f;
     if (space == DBG_SP_SHARED) {
+        if (addr >> 32) {
+            dbg_err("watch: smem 0x%" PRIx64 " is not a shared::cta or shared::cluster address.", addr);
+            return;
+        }
         uint32_t s = (uint32_t)addr, rank = s >> MEM_SHARED_RANK_SHIFT;
         w.cta = rank ? (int)rank - 1 : d->cta;
         w.addr = s & MEM_SHARED_OFF_MASK;
+        uint32_t size = d->c ? interp_smem_size(d->c) : 0;
+        if (size && (w.addr < 1024 || w.addr + len > size)) {
+            dbg_err("watch: smem 0x%" PRIx64 " + %lu bytes is outside the CTA's shared memory (0x400..0x%x; the "
+                    "first KiB is reserved).", w.addr, len, size);
+            return;
+        }
+        const dbg_sym *sym = dbg_sym_at(d, DBG_SP_SHARED, w.addr);
+        if (sym)
+            w.type = d->mod->syms[sym->index].type;
     } else if (!mem_global_host(d->g, addr, len)) {
         dbg_err("watch: global 0x%" PRIx64 " + %lu bytes is not inside a buffer (info launch lists them).", addr, len);
         return;
+    } else {
+        const dbg_sym *sym = dbg_sym_at(d, DBG_SP_GLOBAL, addr);
+        if (sym)
+            w.type = d->mod->syms[sym->index].type;
     }
+    /* a float variable's values show as floats (integers keep hex and decimal) */
+    if (w.type && ir_types[w.type].kind != 'f')
+        w.type = 0;
+    if (w.type && ir_types[w.type].kind == 'f' && (w.len * 8) % ir_types[w.type].bits)
+        w.type = 0;
     w.have = watch_read(d, &w, w.old, w.ctaid);
     dbg_watch *nw = realloc(d->watches, (d->nwatches + 1) * sizeof *nw);
     if (!nw)
@@ -676,8 +738,8 @@ static bool check_watches(dbg *d, const interp_event *ev)
             continue;
         char desc[160], ov[256], nv[256];
         watch_desc(w, desc, sizeof desc);
-        watch_value(w->old, w->len, ov, sizeof ov);
-        watch_value(now, w->len, nv, sizeof nv);
+        watch_value(d, w, w->old, ov, sizeof ov);
+        watch_value(d, w, now, nv, sizeof nv);
         printf("\nWatchpoint %d: %s\n\nOld value = %s\nNew value = %s\n", w->num, desc, ov, nv);
         if (ev->kind == INTERP_EV_LANDED)
             printf("(written by asynchronous operation #%d landing)\n", ev->op);
@@ -1636,7 +1698,7 @@ static const struct cmd {
     {"condition", NULL, dc_condition, false, "condition N [COND]", "stop at breakpoint N only where COND holds (none: always)"},
     {"ignore", NULL, dc_ignore, false, "ignore N COUNT", "pass over breakpoint N the next COUNT times it is reached"},
     {"commands", NULL, dc_commands, false, "commands [N] ... end", "commands to run when breakpoint N (the last one) stops"},
-    {"watch", NULL, dc_watch, false, "watch [smem|global] ADDRESS [BYTES]", "stop when those bytes change (instructions and TMA landings)"},
+    {"watch", NULL, dc_watch, false, "watch[/FMT] [smem|global] ADDRESS [BYTES]", "stop when those bytes change (instructions and TMA landings); /f shows floats"},
     {"delete", "d", dc_delete, false, "delete [N...]", "delete breakpoints/watchpoints (all without N)"},
     {"disable", NULL, dc_disable, false, "disable [N...]", "disable breakpoints/watchpoints"},
     {"enable", NULL, dc_enable, false, "enable [N...]", "enable breakpoints/watchpoints"},
@@ -1747,7 +1809,7 @@ static bool execute(dbg *d, const char *line, const struct cmd **last)
         return false;
     const char *rest = s + n;
     char fmt[32] = "";
-    bool takes_fmt = c->fn == dbg_cmd_x || c->fn == dbg_cmd_print || c->fn == dbg_cmd_display;
+    bool takes_fmt = c->fn == dbg_cmd_x || c->fn == dbg_cmd_print || c->fn == dbg_cmd_display || c->fn == dc_watch;
     if (takes_fmt && isspace((unsigned char)*rest) && *skip_ws(rest) == '/')
         rest = skip_ws(rest);   /* "p /x %r7" as well as "p/x %r7" */
     if (*rest == '/') {

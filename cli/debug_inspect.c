@@ -1267,6 +1267,51 @@ void dbg_cmd_set(dbg *d, const char *fmt, const char *args)
 
 /* ---- x --------------------------------------------------------------------------------- */
 
+/* x's ADDRESS: [SPACE] then a sum of terms (dbg_parse_addr), or any
+ * expression (%r5 * 4 + tile); the space is the keyword's, else that of a
+ * variable the expression starts with, else generic. */
+static int x_addr(dbg *d, const char *args, int *space, uint64_t *addr)
+{
+    if (!strpbrk(args, "*/()<>&|^~!$")) {   /* a sum of terms: the address parser, with its messages */
+        const char *rest;
+        if (dbg_parse_addr(d, args, DBG_SP_GENERIC, space, addr, &rest))
+            return -1;
+        if (*skip_ws(rest)) {
+            dbg_err("Junk after the address: \"%s\".", rest);
+            return -1;
+        }
+        return 0;
+    }
+    const char *e = skip_ws(args);
+    size_t wl = 0;
+    while (is_ident((unsigned char)e[wl]))
+        wl++;
+    int sp = wl ? space_keyword(e, wl) : -1;
+    if (sp >= 0 && isspace((unsigned char)e[wl]))
+        e = skip_ws(e + wl);
+    else
+        sp = -1;
+    dbg_value v;
+    char err[256];
+    err[0] = 0;
+    if (dbg_eval(d, e, dbg_ref_lane(d), &v, err, sizeof err) || v.kind == 'f') {
+        dbg_err("x: %s.", err[0] ? err : "an address cannot be a float");
+        return -1;
+    }
+    if (sp < 0) {
+        size_t k = 0;
+        while (isalnum((unsigned char)e[k]) || e[k] == '_' || e[k] == '$' || e[k] == '.')
+            k++;
+        char *name = k ? strndup(e, k) : NULL;
+        const dbg_sym *sym = name ? dbg_sym_find(d, name) : NULL;
+        sp = sym ? sym->space : name && launch_find_buffer(d->lc, name) ? DBG_SP_GLOBAL : DBG_SP_GENERIC;
+        free(name);
+    }
+    *space = sp;
+    *addr = v.u;
+    return 0;
+}
+
 void dbg_cmd_x(dbg *d, const char *fmt, const char *args)
 {
     unsigned long count = 1;
@@ -1314,13 +1359,8 @@ void dbg_cmd_x(dbg *d, const char *fmt, const char *args)
         space = d->xspace;
         addr = d->xnext;
     } else {
-        const char *rest;
-        if (dbg_parse_addr(d, args, DBG_SP_GENERIC, &space, &addr, &rest))
+        if (x_addr(d, args, &space, &addr))
             return;
-        if (*skip_ws(rest)) {
-            dbg_err("Junk after the address: \"%s\".", rest);
-            return;
-        }
     }
     d->xfmt = f;
     d->xsize = sz;

@@ -271,3 +271,8 @@ int interp_cta_where(const interp_ctx *c, const uint32_t ctaid[3], int *slot)
         return INTERP_CTA_DONE;
     return INTERP_CTA_LATER;
 }
+
+uint32_t interp_smem_size(const interp_ctx *c)
+{
+    return c->plan->smem_size;
+}

@@ -296,5 +296,7 @@ bool interp_frame_reg_get(const interp_ctx *c, int cta, int warp, int lane, int 
  * (its cluster ran already), later (not yet started), none (outside the grid). */
 enum { INTERP_CTA_NONE = 0, INTERP_CTA_RESIDENT, INTERP_CTA_DONE, INTERP_CTA_LATER };
 int interp_cta_where(const interp_ctx *c, const uint32_t ctaid[3], int *slot);
+/* Bytes of each CTA's shared window (the reserved first KiB included). */
+uint32_t interp_smem_size(const interp_ctx *c);
 
 #endif
