@@ -34,6 +34,7 @@
 #include <editline/readline.h>
 #include "cli/cli.h"
 #include "cli/debug.h"
+#include "cli/trace.h"
 
 static volatile sig_atomic_t interrupted;
 
@@ -70,6 +71,9 @@ static const char *status_name(int st)
 
 static void session_end(dbg *d)
 {
+    if (d->trace && trace_close(d->trace, d->c))
+        dbg_err("ptxi debug: --trace %s: write error", d->trace_path);
+    d->trace = NULL;
     interp_free(d->c);
     d->c = NULL;
     free(d->params);
@@ -150,6 +154,11 @@ static int session_start(dbg *d)
     for (size_t i = 0; i < d->nbps; i++)
         if (d->bps[i].enabled)
             interp_break_add(d->c, d->bps[i].func, d->bps[i].pc);
+    if (d->trace_path) {   /* each `run` writes the file anew */
+        d->trace = trace_open(d->trace_path, &d->l, err, sizeof err);
+        if (!d->trace)
+            dbg_err("ptxi debug: %s", err);
+    }
     dbg_syms_build(d);
     d->state = DBG_IDLE;
     d->cta = d->warp = 0;
@@ -756,6 +765,8 @@ static int step_once(dbg *d, int cta, int warp, interp_event *ev, int *stop)
 {
     int k = warp < 0 ? interp_step(d->c, ev) : interp_step_warp(d->c, cta, warp, ev);
     d->state = DBG_STOPPED;
+    if (d->trace)
+        trace_step(d->trace, d->c, ev);
     if (k == INTERP_EV_NONE && ev->lanes)
         note_mbar_init(d, ev);
     if (d->nwatches && (k == INTERP_EV_NONE || k == INTERP_EV_LANDED || k == INTERP_EV_WATCH) && check_watches(d, ev)) {
@@ -1953,6 +1964,7 @@ static void usage(FILE *f)
         "  -ex CMD                    execute CMD first (repeatable, after -x files, in order)\n"
         "  --batch                    exit after -x/-ex instead of reading commands from stdin\n"
         "  --echo                     print each command read from a file or pipe before its output\n"
+        "  --trace FILE.json          write a Perfetto/Chrome timeline of what runs (each `run` anew)\n"
         "commands are read from stdin (with line editing at a terminal); `help` lists them\n");
 }
 
@@ -2138,6 +2150,10 @@ int cmd_debug(int argc, char **argv)
                 goto out;
         } else if (!strncmp(a, "--filter=", 9)) {
             filter = a + 9;
+        } else if (!strncmp(a, "--trace=", 8)) {
+            d.trace_path = a + 8;
+        } else if (!strcmp(a, "--trace") && i + 1 < argc) {
+            d.trace_path = argv[++i];
         } else if (!strcmp(a, "--filter") || !strcmp(a, "--complete") || !strcmp(a, "-x") || !strcmp(a, "-ex") ||
                    !strcmp(a, "--command") || !strcmp(a, "--ex")) {
             if (i + 1 >= argc) {

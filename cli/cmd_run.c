@@ -25,6 +25,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "cli/cli.h"
+#include "cli/trace.h"
 #include "cli/launch.h"
 
 #if __has_include("interp/interp.h")
@@ -47,6 +48,8 @@ typedef struct run_opts {
     uint64_t seed;
     bool update, quiet;
     bool stats;              /* --stats: instruction counts and rate to stderr */
+    const char *trace;       /* --trace FILE.json: a timeline (cli/trace.c) */
+    bool trace_each;         /* several cases: FILE.<case>.json each */
     const char *filter;
     dump_spec *dumps;
     size_t ndumps;
@@ -283,6 +286,20 @@ static void print_stats(const char *name, const interp_result *res, int jobs)
 #endif
 
 /* Run one case; appends its verdict to `out`.  Returns 0 on PASS. */
+/* --trace FILE: FILE itself, or FILE.<case>.json when several cases run. */
+static char *trace_path(const run_opts *o, const char *name)
+{
+    if (!o->trace_each)
+        return strdup(o->trace);
+    size_t n = strlen(o->trace);
+    if (n > 5 && !strcmp(o->trace + n - 5, ".json"))
+        n -= 5;
+    char *p = NULL;
+    if (asprintf(&p, "%.*s.%s.json", (int)n, o->trace, name) < 0)
+        return NULL;
+    return p;
+}
+
 static int run_case(launch_case *c, const run_opts *o, strbuf *out)
 {
     char err[2048];
@@ -367,7 +384,20 @@ static int run_case(launch_case *c, const run_opts *o, strbuf *out)
         goto done;
     }
     *res = res_zero;
-    interp_run(&l, res);
+    if (o->trace) {
+        char *tp = trace_path(o, c->name);
+        if (!tp)
+            snprintf(err, sizeof err, "out of memory");
+        int trc = tp ? trace_run(&l, res, tp, err, sizeof err) : -1;
+        free(tp);
+        if (trc) {
+            sb_printf(out, "FAIL %s: %s\n", c->name, err);
+            free(res);
+            goto done;
+        }
+    } else {
+        interp_run(&l, res);
+    }
     if (o->stats)
         print_stats(c->name, res, o->jobs);
     const char *msg = res->msg[0] ? res->msg : interp_status_name(res->status);
@@ -544,6 +574,10 @@ static int common_opt(int argc, char **argv, int *i, run_opts *o)
     }
     if (!strcmp(argv[*i], "--stats")) {
         o->stats = true;
+        return 1;
+    }
+    if ((v = opt_value(argc, argv, i, "--trace"))) {
+        o->trace = v;
         return 1;
     }
     return 0;
@@ -840,13 +874,21 @@ static void run_usage(FILE *f)
         "  -j N                       interpreter threads (clusters run in parallel)\n"
         "  --filter SUBSTR            only the cases of a launch file whose name contains SUBSTR\n"
         "  --complete=eager|deferred|random[:SEED]   when async copies land (default deferred)\n"
+        "  --trace FILE.json          write a Perfetto/Chrome timeline: warps, copies, mbarrier phases\n"
+        "                             (several cases: FILE.<case>.json each); runs on one thread\n"
         "  --stats                    print instructions executed, wall time of the launch and\n"
         "                             thread-instructions/s to stderr\n");
 }
 
-static int run_cases(launch_case *cases, size_t n, const run_opts *o)
+static int run_cases(launch_case *cases, size_t n, const run_opts *o0)
 {
     int fails = 0;
+    run_opts oo = *o0;
+    const run_opts *o = &oo;
+    size_t nsel = 0;
+    for (size_t i = 0; i < n; i++)
+        nsel += !o0->filter || strstr(cases[i].name, o0->filter);
+    oo.trace_each = nsel > 1;
     for (size_t i = 0; i < n; i++) {
         if (o->filter && !strstr(cases[i].name, o->filter))
             continue;
@@ -1090,6 +1132,7 @@ static void test_usage(FILE *f)
         "  --filter SUBSTR            only cases whose name contains SUBSTR\n"
         "  -q                         print only failures and the closing line\n"
         "  --stats                    per case: instructions executed, time, rate (stderr)\n"
+        "  --trace FILE.json          a Perfetto/Chrome timeline per case (FILE.<case>.json)\n"
         "  --update                   write the expected files from this run (golden suites)\n"
         "prints PASS/FAIL per case and 'N passed, N failed'; exit status 1 if any failed\n");
 }
@@ -1169,6 +1212,7 @@ int cmd_test(int argc, char **argv)
     if (nthreads > nsel)
         nthreads = nsel ? nsel : 1;
     run_opts co = o;
+    co.trace_each = nsel > 1;
     if (nthreads > 1)
         co.jobs = 1;   /* parallel over cases, not inside one */
     test_job j = {.cases = sel, .n = nsel, .o = &co};

@@ -104,6 +104,7 @@ typedef struct dbg {
     char *history_file;
     bool source_view;      /* list/step in CUDA source lines (when the PTX has .loc) */
     struct trace *trace;   /* --trace FILE.json (cli/trace.c), or NULL */
+    const char *trace_path;
     struct dbg_srcfiles *src;   /* CUDA source files named by .file, read when shown */
     int list_file;         /* -1: the last list showed PTX; else the .file it showed */
 } dbg;
