@@ -28,7 +28,7 @@ $CHECK "$T/random.json" copy landed phase
 "$PTXI" test tests/launch/lineinfo --trace "$T/suite.json" > "$T/suite.out" 2>&1
 n=$(ls "$T"/suite.*.json 2>/dev/null | wc -l)
 [ "$n" -eq 3 ] && ok test_per_case || bad test_per_case "$n files $T/suite.<case>.json, want 3: $(cat "$T/suite.out")"
-[ -f "$T/suite.lineinfo_stuck.json" ] && $CHECK "$T/suite.lineinfo_stuck.json" wait-mbarrier wait-bar
+[ -f "$T/suite.lineinfo_stuck.json" ] && $CHECK "$T/suite.lineinfo_stuck.json" wait-mbarrier
 [ -f "$T/suite.lineinfo_scale.json" ] && $CHECK "$T/suite.lineinfo_scale.json"
 
 # the debugger: what ran between the commands, written at the end
