@@ -1645,7 +1645,7 @@ static const struct info_cmd {
     {"warps", "w", dbg_info_warps, "every resident warp: CTA, warp, lanes, pc, source line, state"},
     {"registers", "r", dbg_info_registers, "[LANE | %REG...]: the registers of one lane of the selected warp"},
     {"mbarriers", "m", dbg_info_mbarriers, "[ADDRESS]: mbarriers seen (or the one at ADDRESS): phase, arrivals, tx-count, waiters"},
-    {"tmaps", "t", dbg_info_tmaps, "[ADDRESS]: the launch's tensor maps decoded (or the 128 bytes at ADDRESS)"},
+    {"tmaps", "t", dbg_info_tmaps, "[--svg FILE] [ADDRESS]: the launch's tensor maps decoded (or the 128 bytes at ADDRESS); --svg draws them"},
     {"async", "a", dbg_info_async, "asynchronous copies in flight: kind, bytes, source, destination, mbarrier"},
     {"launch", NULL, dbg_info_launch, "the case: grid, block, buffers and variables with their addresses"},
     {"line", NULL, dbg_info_line, "[LOCATION]: the pc of a source line"},

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/debug.h"
+#include "cli/tmap_svg.h"
 
 /* ---- small helpers ---------------------------------------------------------- */
 
@@ -1880,7 +1881,8 @@ void dbg_info_mbarriers(dbg *d, const char *args)
 
 /* ---- tensor maps ------------------------------------------------------------------------------ */
 
-static void decode_print(const uint8_t map[128], const char *what, bool title)
+/* Decode and print a map; with svg, also draw it there (cli/tmap_svg.c). */
+static void decode_print(const uint8_t map[128], const char *what, bool title, const char *svg)
 {
     tma_map m;
     char why[512];
@@ -1891,6 +1893,12 @@ static void decode_print(const uint8_t map[128], const char *what, bool title)
     if (title)
         printf("%s:\n", what);
     tma_print(&m, stdout);
+    if (!svg)
+        return;
+    if (tmap_svg_file(&m, what, svg, why, sizeof why))
+        dbg_err("info tmaps --svg: %s.", why);
+    else
+        printf("  picture of the box and its shared-memory layout: %s\n", svg);
 }
 
 /* info tmaps: a tensor map inside a by-value struct parameter. */
@@ -1910,9 +1918,28 @@ static void show_struct_tmap(const launch_param *f, const char *path, uint64_t o
            t->k, t->ps->name, off, path, at, (uint64_t)MEM_GENERIC_PARAM + at);
 }
 
+static void info_tmaps(dbg *d, const char *args, const char *svg);
+
 void dbg_info_tmaps(dbg *d, const char *args)
 {
     args = skip_ws(args);
+    char *svg = NULL;
+    if (!strncmp(args, "--svg", 5) && (!args[5] || isspace((unsigned char)args[5]))) {
+        const char *f = skip_ws(args + 5);
+        size_t n = strcspn(f, " \t");
+        if (!n) {
+            dbg_err("Usage: info tmaps --svg FILE.svg [ADDRESS]");
+            return;
+        }
+        svg = strndup(f, n);
+        args = skip_ws(f + n);
+    }
+    info_tmaps(d, args, svg);
+    free(svg);
+}
+
+static void info_tmaps(dbg *d, const char *args, const char *svg)
+{
     if (*args) {
         int space;
         uint64_t a;
@@ -1930,7 +1957,7 @@ void dbg_info_tmaps(dbg *d, const char *args)
             return;
         }
         snprintf(what, sizeof what, "%s 0x%" PRIx64, dbg_space_name(space), a);
-        decode_print(map, what, true);
+        decode_print(map, what, true, svg);
         return;
     }
     const launch_case *lc = d->lc;
@@ -1964,8 +1991,16 @@ void dbg_info_tmaps(dbg *d, const char *args)
                 if (!strcmp(lb->tmaps[k], t->name))
                     printf("  in buffer %s at global 0x%llx\n", lb->name, (unsigned long long)(lb->addr + 128 * k));
         }
-        if (t->status == TMA_SUCCESS)
-            decode_print(t->map, t->name, false);
+        if (t->status != TMA_SUCCESS)
+            continue;
+        char *path = NULL;
+        size_t n = svg ? strlen(svg) : 0;
+        if (n > 4 && !strcmp(svg + n - 4, ".svg"))
+            n -= 4;
+        if (svg && lc->ntmaps > 1 && asprintf(&path, "%.*s.%s.svg", (int)n, svg, t->name) < 0)
+            path = NULL;
+        decode_print(t->map, t->name, false, lc->ntmaps > 1 ? path : svg);
+        free(path);
     }
 }
 
