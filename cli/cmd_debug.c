@@ -1724,7 +1724,7 @@ static const struct cmd {
     {"up", NULL, dbg_cmd_up, false, "up [N]", "select the caller's frame (N levels up)"},
     {"down", NULL, dbg_cmd_down, false, "down [N]", "select the callee's frame (N levels down)"},
     {"list", "l", dbg_cmd_list, true, "list [LOCATION | A,B | k.cu:LINE]", "source lines around the selected warp (or LOCATION, or lines A to B); again: the next ones"},
-    {"disassemble", "disas", dbg_cmd_disas, false, "disassemble [FUNCTION]", "instructions around the selected warp's pc (or all of FUNCTION)"},
+    {"disassemble", "disas", dbg_cmd_disas, false, "disassemble[/s] [FUNCTION]", "instructions around the selected warp's pc (or all of FUNCTION); /s: under their CUDA lines"},
     {"print", "p", dbg_cmd_print, false, "print[/FMT] %REG [LANE] | VARIABLE | BUFFER | EXPR", "a register in every lane (or one), a variable's address, or an expression in the selected lane ($N)"},
     {"output", NULL, dbg_cmd_print, false, "output[/FMT] EXPR", "the same as print"},
     {"x", NULL, dbg_cmd_x, true, "x/NFU [smem|global|param|local] ADDRESS", "examine memory: N units, F = x d u o t f c, U = b h w g; ADDRESS may be an expression"},
@@ -1820,7 +1820,8 @@ static bool execute(dbg *d, const char *line, const struct cmd **last)
         return false;
     const char *rest = s + n;
     char fmt[32] = "";
-    bool takes_fmt = c->fn == dbg_cmd_x || c->fn == dbg_cmd_print || c->fn == dbg_cmd_display || c->fn == dc_watch;
+    bool takes_fmt = c->fn == dbg_cmd_x || c->fn == dbg_cmd_print || c->fn == dbg_cmd_display || c->fn == dc_watch ||
+                     c->fn == dbg_cmd_disas;
     if (takes_fmt && isspace((unsigned char)*rest) && *skip_ws(rest) == '/')
         rest = skip_ws(rest);   /* "p /x %r7" as well as "p/x %r7" */
     if (*rest == '/') {

@@ -1580,7 +1580,11 @@ static bool has_bp(const dbg *d, int func, uint32_t pc)
 
 void dbg_cmd_disas(dbg *d, const char *fmt, const char *args)
 {
-    (void)fmt;
+    bool mixed = fmt && (!strcmp(fmt, "s") || !strcmp(fmt, "m"));
+    if (fmt && *fmt && !mixed) {
+        dbg_err("Bad format \"/%s\": disassemble takes /s (source lines above their instructions).", fmt);
+        return;
+    }
     args = skip_ws(args);
     uint32_t lanes, here = UINT32_MAX, lo, hi;
     int f = -1, hf = -1;
@@ -1606,7 +1610,18 @@ void dbg_cmd_disas(dbg *d, const char *fmt, const char *args)
     if (hi > fn->ninstrs)
         hi = fn->ninstrs;
     printf("Instructions of %s (pc, line):\n", fn->name);
+    int last_file = -1;
+    uint32_t last_line = 0;
     for (uint32_t pc = lo; pc < hi; pc++) {
+        int sf;
+        uint32_t sl;
+        if (mixed && dbg_src_at(d, f, pc, &sf, &sl) && (sf != last_file || sl != last_line)) {
+            size_t len = 0;
+            const char *t = dbg_src_line(d, sf, sl, &len);
+            printf("%s:%u\t%.*s\n", dbg_src_name(d, sf), sl, (int)len, t ? t : "");
+            last_file = sf;
+            last_line = sl;
+        }
         char txt[512];
         ir_format_instr(d->mod, fn, &fn->instrs[pc], txt, sizeof txt);
         bool cur = f == hf && pc == here;
