@@ -537,6 +537,19 @@ static void watch_value(const dbg *d, const dbg_watch *w, const uint8_t *b, char
                 }
             }
     }
+    bool is_float = w->fmt == 'f' || (!w->fmt && w->type && ir_types[w->type].kind == 'f');
+    /* floats: the variable's width, else f32 (f16 for 2 bytes), one value per element */
+    unsigned fw = w->type && ir_types[w->type].kind == 'f' ? ir_types[w->type].bits / 8 : len == 2 ? 2 : 4;
+    if (is_float && len > fw && len % fw == 0) {
+        for (uint32_t i = 0; i < len && at + 24 < n; i += fw) {
+            uint64_t v = 0;
+            memcpy(&v, b + i, fw);
+            char t[64];
+            dbg_fmt_value(t, sizeof t, v, 0, fw * 8, 'f');
+            at += (size_t)snprintf(out + at, n - at, "%s%s", i ? " " : "", t);
+        }
+        return;
+    }
     if (len == 1 || len == 2 || len == 4 || len == 8) {
         uint64_t v = 0;
         memcpy(&v, b, len);
@@ -547,17 +560,6 @@ static void watch_value(const dbg *d, const dbg_watch *w, const uint8_t *b, char
             return;
         }
         snprintf(out, n, "0x%0*" PRIx64 " (%" PRIu64 ")", (int)len * 2, v, v);
-        return;
-    }
-    int step = w->type && (ir_types[w->type].bits == 32 || ir_types[w->type].bits == 16) ? (int)ir_types[w->type].bits / 8 : 0;
-    if ((w->fmt == 'f' || (w->type && ir_types[w->type].kind == 'f')) && step && len % (uint32_t)step == 0) {
-        for (uint32_t i = 0; i < len && at + 24 < n; i += (uint32_t)step) {
-            uint64_t v = 0;
-            memcpy(&v, b + i, (size_t)step);
-            char t[64];
-            dbg_fmt_value(t, sizeof t, v, 0, (unsigned)step * 8, 'f');
-            at += (size_t)snprintf(out + at, n - at, "%s%s", i ? " " : "", t);
-        }
         return;
     }
     for (uint32_t i = 0; i < len && at + 4 < n; i++)

@@ -563,8 +563,10 @@ void dbg_info_display(dbg *d, const char *args)
     printf("Auto-display expressions now in effect:\nNum Enb Expression\n");
     for (size_t i = 0; i < d->ndisplays; i++) {
         const struct dbg_display *ds = &d->displays[i];
-        printf("%-3d %-3s %s%c%s%s\n", ds->num, ds->enabled ? "y" : "n", ds->fmt ? "/" : "", ds->fmt ? ds->fmt : ' ',
-               ds->fmt ? " " : "", ds->expr);
+        char f[4] = "";
+        if (ds->fmt)
+            snprintf(f, sizeof f, "/%c ", ds->fmt);
+        printf("%-3d %-3s %s%s\n", ds->num, ds->enabled ? "y" : "n", f, ds->expr);
     }
 }
 
