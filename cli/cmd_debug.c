@@ -1944,6 +1944,7 @@ static void dc_set(dbg *d, const char *fmt, const char *args)
     }
     if (!strncmp(args, "source", 6) && (isspace((unsigned char)args[6]) || !args[6])) {
         const char *a = skip_ws(args + 6);
+        d->list_next = 0;
         if (!strcmp(a, "cuda") || !strcmp(a, "on"))
             d->source_view = true;
         else if (!strcmp(a, "ptx") || !strcmp(a, "off"))
