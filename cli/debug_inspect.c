@@ -429,6 +429,24 @@ static int line_to_pc(const dbg *d, uint32_t line, int *func, uint32_t *pc)
     return 0;
 }
 
+/* A function by its CUDA name: `twice` for nvcc's `_Z5twicef` (the
+ * Itanium mangling's <length><name> right after _Z; names nested in a
+ * namespace, _ZN...E, are not matched). */
+static const ir_function *func_by_source_name(const ir_module *m, const char *name)
+{
+    size_t n = strlen(name);
+    for (uint32_t f = 0; f < m->nfuncs; f++) {
+        const char *fn = m->funcs[f].name;
+        if (strncmp(fn, "_Z", 2) || !isdigit((unsigned char)fn[2]))
+            continue;
+        char *end;
+        unsigned long len = strtoul(fn + 2, &end, 10);
+        if (len == n && !strncmp(end, name, n))
+            return &m->funcs[f];
+    }
+    return NULL;
+}
+
 int dbg_parse_location(const dbg *d, const char *s, int *func, uint32_t *pc)
 {
     s = skip_ws(s);
@@ -492,6 +510,8 @@ int dbg_parse_location(const dbg *d, const char *s, int *func, uint32_t *pc)
         goto out;
     }
     const ir_function *fn = ir_find_function(d->mod, loc);
+    if (!fn)
+        fn = func_by_source_name(d->mod, loc);
     if (fn && !fn->is_decl && fn->ninstrs) {
         *func = (int)(fn - d->mod->funcs);
         *pc = 0;
