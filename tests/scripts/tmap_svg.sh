@@ -5,6 +5,10 @@
 # the XOR pattern of each swizzle) and, when rsvg-convert is installed,
 # renders it and checks the pixels at every chunk's centre.
 PTXI=${PTXI:-build/ptxi}
+if ! command -v python3 > /dev/null 2>&1; then
+    echo "SKIP tmap_svg: python3 is not installed (apt-get install python3); the files are not validated"
+    exit 0
+fi
 T=${TMPDIR:-/tmp}/ptxi-svg.$$
 mkdir -p "$T"
 trap 'rm -rf "$T"' EXIT
