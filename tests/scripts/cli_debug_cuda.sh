@@ -23,7 +23,7 @@ has() {
 "*) tr '\n' '\001' < "$T/$2.out" | grep -qF -- "$(printf '%s' "$3" | tr '\n' '\001')" ;;
            *) grep -qF -- "$3" "$T/$2.out" 2>/dev/null ;;
        esac
-    then ok "$1"; else bad "$1" "output of '$2' lacks [$3]: $(head -c 900 "$T/$2.out")"; fi
+    then ok "$1"; else bad "$1" "output of '$2' lacks [$3]: $(head -c 1500 "$T/$2.out" | tr '\n' '|')"; fi
 }
 lacks() {
     if grep -qF -- "$3" "$T/$2.out"; then bad "$1" "output of '$2' has [$3]"; else ok "$1"; fi

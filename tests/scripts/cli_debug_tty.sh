@@ -40,10 +40,10 @@ wait_for() {
 }
 # check NAME SESSION TEXT [SECONDS]
 check() {
-    if wait_for "$2" "$3" "${4:-20}"; then ok "$1"; else bad "$1" "the screen lacks [$3]: $(screen "$2" | tail -15)"; fi
+    if wait_for "$2" "$3" "${4:-20}"; then ok "$1"; else bad "$1" "the screen lacks [$3]: $(screen "$2" | tail -15 | tr '\n' '|')"; fi
 }
 check_not() {
-    if screen "$2" | grep -qF -- "$3"; then bad "$1" "the screen shows [$3]: $(screen "$2" | tail -15)"; else ok "$1"; fi
+    if screen "$2" | grep -qF -- "$3"; then bad "$1" "the screen shows [$3]: $(screen "$2" | tail -15 | tr '\n' '|')"; else ok "$1"; fi
 }
 keys() { s=$1; shift; tm send-keys -t "$s" "$@"; }
 
@@ -51,7 +51,7 @@ CALLS=tests/launch/debug/calls.json
 SPIN=tests/launch/debug/spin.json
 
 # ---- Ctrl-C at the prompt, completion, line editing -------------------------------
-start a "$CALLS" || bad start "no prompt: $(screen a)"
+start a "$CALLS" || bad start "no prompt: $(screen a | tr '\n' '|')"
 keys a "abc"; wait_for a "(ptxi) abc" 10; keys a C-c
 check ctrlc_prompt_quit a "Quit"
 keys a "echo alive-after-ctrl-c\\n" Enter
@@ -72,7 +72,7 @@ check quit_ends a "SESSION-ENDED"
 if [ -s "$T/hist" ] && grep -q "history" "$T/hist"; then ok history_saved; else bad history_saved "no history file $T/hist after set history save on"; fi
 
 # ---- the history comes back; Ctrl-C interrupts running commands ----------------------
-start b "$SPIN" || bad start_spin "no prompt: $(screen b)"
+start b "$SPIN" || bad start_spin "no prompt: $(screen b | tr '\n' '|')"
 keys b Up; check history_read b "(ptxi) quit" 10; keys b C-u
 keys b "run" Enter; wait_for b "Starting kernel spin" 20; sleep 0.3; keys b C-c
 check ctrlc_interrupts_continue b "Interrupted."

@@ -43,7 +43,7 @@ done
 # the launch file's maps, from the debugger
 "$PTXI" debug samples/tma_tile2d.json --batch -ex "info tmaps --svg $T/dbg.svg" > "$T/dbg.out" 2>&1
 grep -q "picture of the box and its shared-memory layout: $T/dbg.svg" "$T/dbg.out" && ok debug_info_tmaps \
-    || bad debug_info_tmaps "$(cat "$T/dbg.out")"
+    || bad debug_info_tmaps "$(tr '\n' '|' < "$T/dbg.out")"
 python3 -c "import sys, xml.etree.ElementTree as E; r = E.parse(sys.argv[1]).getroot(); \
 n = sum(1 for g in r.iter('{http://www.w3.org/2000/svg}g') if g.get('id') == 'smem'); sys.exit(n != 1)" "$T/dbg.svg" \
     && ok debug_svg_parses || bad debug_svg_parses "no smem group in $T/dbg.svg"
