@@ -25,6 +25,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "cli/cli.h"
+#include "cli/heatmap.h"
 #include "cli/trace.h"
 #include "cli/launch.h"
 
@@ -250,12 +251,18 @@ static int do_dumps(const launch_case *c, mem_global *g, const run_opts *o, strb
         }
         size_t fl = strlen(d->file);
         bool npy = fl > 4 && !strcmp(d->file + fl - 4, ".npy");
+        bool svg = fl > 4 && !strcmp(d->file + fl - 4, ".svg"), png = fl > 4 && !strcmp(d->file + fl - 4, ".png");
         FILE *f = fopen(d->file, "wb");
         char err[256] = "";
         int r = -1;
         if (f) {
+            heatmap_in hm = {b->name, d->dtype, d->shape, d->ndim, h, b->bytes};
             if (npy)
                 r = launch_write_npy(f, d->dtype, d->shape, d->ndim, h, b->bytes, err, sizeof err);
+            else if (svg)
+                r = heatmap_write_svg(f, &hm, err, sizeof err);
+            else if (png)
+                r = heatmap_write_png(f, &hm, err, sizeof err);
             else
                 r = fwrite(h, 1, b->bytes, f) == b->bytes ? 0 : -1;
             if (fclose(f))
@@ -870,7 +877,8 @@ static void run_usage(FILE *f)
         "  --expect NAME=FILE         compare a buffer with FILE afterwards\n"
         "options:\n"
         "  --dump NAME[:DTYPE[:SHAPE]]=FILE   write a buffer afterwards: FILE.npy (NumPy, DTYPE,\n"
-        "                             SHAPE like 64x32), '-' (print values), else raw bytes\n"
+        "                             SHAPE like 64x32), FILE.svg / FILE.png (a heat map), '-' (print\n"
+        "                             values), else raw bytes\n"
         "  -j N                       interpreter threads (clusters run in parallel)\n"
         "  --filter SUBSTR            only the cases of a launch file whose name contains SUBSTR\n"
         "  --complete=eager|deferred|random[:SEED]   when async copies land (default deferred)\n"

@@ -3,7 +3,9 @@
 # tensor map's box and where each 16-byte chunk lands in shared memory,
 # placed by the TMA engine.  svg_check.py parses the SVG (chunks, titles,
 # the XOR pattern of each swizzle) and, when rsvg-convert is installed,
-# renders it and checks the pixels at every chunk's centre.
+# renders it and checks the pixels at every chunk's centre.  Also `--dump
+# ...=FILE.svg|.png`: a buffer as a heat map (cells, values, colours, a
+# PNG whose CRCs and zlib stream are checked and whose pixels are read).
 PTXI=${PTXI:-build/ptxi}
 if ! command -v python3 > /dev/null 2>&1; then
     echo "SKIP tmap_svg: python3 is not installed (apt-get install python3); the files are not validated"
@@ -53,3 +55,50 @@ im='{"name":"im","encode":"im2col","data_type":"FLOAT16","rank":4,"global_addres
 out=$("$PTXI" tmap --svg "$T/im.svg" --json "$im" 2>&1); rc=$?
 case "$out" in *"not supported: --svg of an im2col tensor map"*) [ $rc -ne 0 ] && ok im2col_refused || bad im2col_refused "status 0" ;;
                *) bad im2col_refused "$out" ;; esac
+
+# --dump as a heat map: SVG (a rect and a title per element) and PNG (decoded here, pixels checked)
+out=$("$PTXI" run samples/tma_tile2d.json --dump tensor:f32:32x64="$T/heat.svg" --dump tensor:f32:32x64="$T/heat.png" 2>&1)
+case "$out" in "PASS tma_tile2d"*) ok heat_dump ;; *) bad heat_dump "$(printf '%s' "$out" | tr '\n' '|')" ;; esac
+python3 - "$T/heat.svg" "$T/heat.png" <<'PY'
+import re, sys, zlib, struct
+sys.path.insert(0, "tests/scripts")
+import svg_check
+import xml.etree.ElementTree as ET
+NS = "{http://www.w3.org/2000/svg}"
+def check(name, ok, why):
+    print(("PASS tmap_svg/%s" % name) if ok else ("FAIL tmap_svg/%s: %s" % (name, why)))
+root = ET.parse(sys.argv[1]).getroot()
+cells = [g for g in root.iter(NS + "g") if g.get("id") == "cells"]
+rects = list(cells[0].iter(NS + "rect")) if cells else []
+check("heat_svg_cells", len(rects) == 32 * 64, "%d cells, want 2048" % len(rects))
+vals = {}
+for r in rects:
+    m = re.match(r"\[(\d+), (\d+)\] = (\S+)", r.find(NS + "title").text)
+    vals[(int(m.group(1)), int(m.group(2)))] = (float(m.group(3)), r.get("fill"))
+# samples/data/tensor_64x32_f32.bin holds row * 100 + col
+check("heat_svg_values", vals.get((5, 7), (None,))[0] == 507.0 and vals.get((31, 63), (None,))[0] == 3163.0,
+      "titles: [5, 7] = %s, [31, 63] = %s" % (vals.get((5, 7)), vals.get((31, 63))))
+check("heat_svg_ramp", vals[(0, 0)][1] == "#440154" and vals[(31, 63)][1] == "#fde725",
+      "min and max coloured %s, %s" % (vals[(0, 0)][1], vals[(31, 63)][1]))
+data = open(sys.argv[2], "rb").read()
+pos, idat, ok_crc = 8, b"", True
+while pos < len(data):
+    n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+    crc = struct.unpack(">I", data[pos + 8 + n:pos + 12 + n])[0]
+    ok_crc &= crc == zlib.crc32(data[pos + 4:pos + 8 + n])
+    if kind == b"IDAT":
+        idat += data[pos + 8:pos + 8 + n]
+    pos += 12 + n
+check("heat_png_crc", ok_crc, "a chunk's CRC is wrong")
+try:
+    zlib.decompress(idat)
+    check("heat_png_zlib", True, "")
+except zlib.error as e:
+    check("heat_png_zlib", False, str(e))
+px = svg_check.png_pixels(sys.argv[2])
+check("heat_png_pixels", px(0, 0) == (0x44, 0x01, 0x54) and px(511, 255) == (0xfd, 0xe7, 0x25),
+      "corners %s %s" % (px(0, 0), px(511, 255)))
+PY
+out=$("$PTXI" run samples/tma_tile2d.json --dump tensor:f32:7x7="$T/bad.svg" 2>&1)
+case "$out" in *"the shape covers 49 elements; the buffer holds 2048"*) ok heat_bad_shape ;;
+               *) bad heat_bad_shape "$(printf '%s' "$out" | tr '\n' '|')" ;; esac
