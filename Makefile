@@ -9,7 +9,8 @@
 #   make bench      interpreter / TMA benchmarks;  make bench-parse: front end
 #   make fuzz       the front end's libFuzzer target (clang) in $(B)/fuzz/;
 #                   make fuzz-run FUZZ_SECONDS=N runs it (not part of `make test`)
-#   make install PREFIX=/usr/local
+#   make install PREFIX=/usr/local DESTDIR=   the binary, libptxi.a/.so, ptxi.h,
+#                   ptxi.pc, the man page, bash completion;  make uninstall
 
 CC      ?= cc
 B       ?= build
@@ -18,11 +19,19 @@ RE2C    ?= re2c
 BISON   ?= bison
 OPT     ?= -O2 -g
 CFLAGS  ?= $(OPT)
-CFLAGS  += -std=c17 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter -MMD -MP
+# -fPIC: the same objects make libptxi.a and libptxi.so; hidden visibility
+# keeps the .so's exports to the ptxi_* API (launch/ptxi.h) and lets calls
+# inside the library bind directly.
+CFLAGS  += -std=c17 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter -MMD -MP -fPIC -fvisibility=hidden
+VERSION := $(shell sed -n 's/^\#define PTXI_VERSION "\(.*\)"/\1/p' launch/ptxi.h)
+LIBDIR  ?= $(PREFIX)/lib
+INCDIR  ?= $(PREFIX)/include
+MANDIR  ?= $(PREFIX)/share/man
+COMPDIR ?= $(PREFIX)/share/bash-completion/completions
 CPPFLAGS += -I. -I$(B)/gen
 LDLIBS  += -ljansson -ledit -lpthread -lm
 
-LIB_DIRS := ir interp tma memory tc
+LIB_DIRS := ir interp tma memory tc launch
 LIB_SRC  := $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c)) $(wildcard lexer/*.c) $(wildcard parser/*.c)
 RE_SRC   := $(wildcard lexer/*.re)
 Y_SRC    := $(wildcard parser/*.y)
@@ -35,8 +44,8 @@ UNIT_BIN := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRC))
 BENCH_SRC := $(wildcard bench/*.c)
 BENCH_BIN := $(patsubst bench/%.c,$(B)/bench/%,$(BENCH_SRC))
 
-.PHONY: all test asan bench bench-parse install clean fuzz fuzz-run
-all: ptxi
+.PHONY: all test asan bench bench-parse install uninstall clean fuzz fuzz-run fuzz-all fuzz-seeds fuzz-ci
+all: ptxi $(B)/libptxi.so
 
 # ./ptxi is the default build's binary; `make asan` (B=build-asan) leaves
 # it alone, so it never becomes the slower sanitizer build
@@ -50,6 +59,9 @@ $(B)/libptxi.a: $(LIB_OBJ)
 	@mkdir -p $(@D)
 	rm -f $@ && ar rcs $@ $^
 
+$(B)/libptxi.so: $(LIB_OBJ)
+	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,libptxi.so.0 -o $@ $^ -ljansson -lpthread -lm
+
 $(B)/gen/%.c: %.re
 	@mkdir -p $(@D)
 	$(RE2C) -W --no-generation-date -o $@ $<
@@ -60,6 +72,14 @@ $(B)/gen/%.c $(B)/gen/%.h: %.y
 
 # Every object may include the Bison header.
 $(LIB_OBJ) $(CLI_OBJ): | $(GEN_H) $(GEN_C)
+
+# Objects are rebuilt when the compiler flags change (e.g. when -fPIC came in).
+FLAGS_NOW := $(CC) $(CPPFLAGS) $(CFLAGS)
+$(B)/.flags: FORCE
+	@mkdir -p $(@D)
+	@if [ "$$(cat $@ 2>/dev/null)" != '$(FLAGS_NOW)' ]; then echo '$(FLAGS_NOW)' > $@; fi
+$(LIB_OBJ) $(CLI_OBJ): $(B)/.flags
+.PHONY: FORCE
 
 $(B)/gen/%.o: $(B)/gen/%.c
 	$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-unused-function -Wno-sign-compare -c -o $@ $<
@@ -78,7 +98,7 @@ $(B)/bench/%: bench/%.c $(B)/libptxi.a
 
 units: $(UNIT_BIN)
 
-test: ptxi $(UNIT_BIN)
+test: ptxi $(UNIT_BIN) $(B)/libptxi.so
 	@PTXI=$(B)/ptxi B=$(B) sh tests/run.sh
 
 asan:
@@ -91,8 +111,24 @@ bench: ptxi $(BENCH_BIN)
 bench-parse: ptxi
 	@B=$(B) PTXI=$(B)/ptxi sh bench/parse.sh
 
-install: ptxi
+install: ptxi $(B)/libptxi.a $(B)/libptxi.so
 	install -D -m 755 $(B)/ptxi $(DESTDIR)$(PREFIX)/bin/ptxi
+	install -D -m 644 $(B)/libptxi.a $(DESTDIR)$(LIBDIR)/libptxi.a
+	install -D -m 755 $(B)/libptxi.so $(DESTDIR)$(LIBDIR)/libptxi.so.$(VERSION)
+	ln -sf libptxi.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libptxi.so.0
+	ln -sf libptxi.so.0 $(DESTDIR)$(LIBDIR)/libptxi.so
+	install -D -m 644 launch/ptxi.h $(DESTDIR)$(INCDIR)/ptxi.h
+	@mkdir -p $(DESTDIR)$(LIBDIR)/pkgconfig
+	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(patsubst $(PREFIX)%,$${prefix}%,$(LIBDIR))|' \
+	  -e 's|@INCDIR@|$(patsubst $(PREFIX)%,$${prefix}%,$(INCDIR))|; s|@VERSION@|$(VERSION)|' \
+	  docs/ptxi.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/ptxi.pc
+	install -D -m 644 docs/ptxi.1 $(DESTDIR)$(MANDIR)/man1/ptxi.1
+	install -D -m 644 docs/ptxi.bash-completion $(DESTDIR)$(COMPDIR)/ptxi
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/ptxi $(DESTDIR)$(LIBDIR)/libptxi.a $(DESTDIR)$(LIBDIR)/libptxi.so \
+	  $(DESTDIR)$(LIBDIR)/libptxi.so.0 $(DESTDIR)$(LIBDIR)/libptxi.so.$(VERSION) $(DESTDIR)$(INCDIR)/ptxi.h \
+	  $(DESTDIR)$(LIBDIR)/pkgconfig/ptxi.pc $(DESTDIR)$(MANDIR)/man1/ptxi.1 $(DESTDIR)$(COMPDIR)/ptxi
 
 clean:
 	rm -rf build build-asan ptxi
@@ -124,14 +160,42 @@ fuzz:
 # (made by the sub-make above, where B is $(B)/fuzz)
 $(B)/fuzz_parse: fuzz/fuzz_parse.c $(FE_OBJ)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -fsanitize=fuzzer -o $@ $< $(FE_OBJ) -lm
+$(B)/fuzz_launch $(B)/fuzz_exec: $(B)/fuzz_%: fuzz/fuzz_%.c $(LIB_OBJ)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -fsanitize=fuzzer -o $@ $< $(LIB_OBJ) $(LDLIBS)
 
-fuzz-run: fuzz
-	@rm -rf $(FUZZ_B)/seeds && mkdir -p $(FUZZ_B)/seeds $(FUZZ_B)/corpus
+# The launch-file and execution targets (fuzz/fuzz_launch.c, fuzz_exec.c).
+FUZZ_TARGETS := fuzz_parse fuzz_launch fuzz_exec
+fuzz-all:
+	@command -v $(FUZZ_CC) >/dev/null 2>&1 || { echo "make fuzz-all: '$(FUZZ_CC)' not found (apt-get install clang)" >&2; exit 1; }
+	@$(MAKE) --no-print-directory B=$(FUZZ_B) CC=$(FUZZ_CC) \
+	  OPT="-O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link" LDFLAGS="$(FUZZ_SAN)" \
+	  $(patsubst %,$(FUZZ_B)/%,$(FUZZ_TARGETS))
+
+# Seeds: PTX modules (split one function each) for parse and exec; the
+# repository's launch files, one case per line, for launch.
+fuzz-seeds:
+	@rm -rf $(FUZZ_B)/seeds $(FUZZ_B)/seeds-launch && mkdir -p $(FUZZ_B)/seeds $(FUZZ_B)/seeds-launch
 	@if command -v python3 >/dev/null 2>&1; then python3 fuzz/mutate.py --split-only $(FUZZ_B)/seeds; \
-	 else cp tests/diag/*.ptx tests/diag/good/*.ptx $(FUZZ_B)/seeds/ && \
-	      echo "python3 absent: whole fixture files as seeds"; fi
-	$(FUZZ_B)/fuzz_parse -max_total_time=$(FUZZ_SECONDS) -timeout=10 -max_len=65536 \
-	  -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix=$(FUZZ_B)/ $(FUZZ_FLAGS) \
-	  $(FUZZ_B)/corpus $(FUZZ_B)/seeds
+	 else cp tests/diag/*.ptx tests/diag/good/*.ptx $(FUZZ_B)/seeds/; fi
+	@i=0; for f in $$(find tests/launch samples tests/hw/triton -name '*.json' -o -name '*.jsonl' | sort); do \
+	  i=$$((i+1)); head -c 65536 "$$f" > $(FUZZ_B)/seeds-launch/seed$$i.jsonl; done
+
+# make fuzz-run: every target for FUZZ_SECONDS each (corpus kept in
+# $(FUZZ_B)/corpus-NAME); make fuzz-ci: the same, printing PASS/FAIL
+# fuzz/NAME lines (.ci/run).  Findings: $(FUZZ_B)/crash-*, timeout-*, leak-*.
+fuzz-run fuzz-ci: fuzz-all fuzz-seeds
+	@st=0; for t in $(FUZZ_TARGETS); do \
+	  seeds=$(FUZZ_B)/seeds; [ $$t = fuzz_launch ] && seeds=$(FUZZ_B)/seeds-launch; \
+	  mkdir -p $(FUZZ_B)/corpus-$$t $(FUZZ_B)/art-$$t; \
+	  echo "== $$t: $(FUZZ_SECONDS) s"; \
+	  if $(FUZZ_B)/$$t -max_total_time=$(FUZZ_SECONDS) -timeout=20 -max_len=65536 -rss_limit_mb=4096 \
+	       -print_final_stats=1 -artifact_prefix=$(FUZZ_B)/art-$$t/ $(FUZZ_FLAGS) \
+	       $(FUZZ_B)/corpus-$$t $$seeds > $(FUZZ_B)/$$t.log 2>&1; then \
+	    echo "PASS fuzz/$$t: $$(grep -o 'stat::number_of_executed_units: *[0-9]*' $(FUZZ_B)/$$t.log | grep -o '[0-9]*$$') runs, no finding"; \
+	  else \
+	    st=1; echo "FAIL fuzz/$$t: finding in $(FUZZ_B)/art-$$t/ ($$(ls $(FUZZ_B)/art-$$t | head -3 | tr '\n' ' '))"; \
+	    grep -m1 -A12 'ERROR\|==[0-9]*==\|runtime error\|deadly signal\|timeout' $(FUZZ_B)/$$t.log | sed 's/^/    /'; \
+	  fi; \
+	done; exit $$st
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

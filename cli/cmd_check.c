@@ -1,9 +1,10 @@
-/* cli/cmd_check.c — `ptxi check FILE.ptx` (parse + validate, every error
+/* cli/cmd_check.c — `ptxi check FILE.ptx...` (parse + validate, every error
  * reported as file:line:col with the line and a caret; exit 1 on any) and
  * `ptxi print FILE.ptx` (the IR printed back as PTX; --canonical prints
  * the round-trip dump instead).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
 #include "ir/ir.h"
@@ -24,25 +25,100 @@ static const char *file_arg(int argc, char **argv, const char *cmd, int *canon)
     return path;
 }
 
+/* Standard input, for `-`. */
+static char *read_stdin(size_t *len)
+{
+    size_t cap = 65536, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        size_t r = fread(buf + n, 1, cap - n, stdin);
+        n += r;
+        if (r == 0)
+            break;
+        if (n == cap) {
+            char *nb = realloc(buf, cap *= 2);
+            if (!nb) {
+                free(buf);
+                return NULL;
+            }
+            buf = nb;
+        }
+    }
+    *len = n;
+    return buf;
+}
+
+/* ptxi check FILE... : every file is checked and reported (`-` reads
+ * standard input); with more than one, each gets a line "FILE: ok" or
+ * "FILE: N errors" after its diagnostics, and a closing count. */
 int cmd_check(int argc, char **argv)
 {
-    const char *path = file_arg(argc, argv, "check", NULL);
-    if (!path)
-        return 2;
-    ir_diag d;
-    memset(&d, 0, sizeof d);
-    ir_module *m = ptx_parse_file(path, &d);
-    if (!m) {
-        if (d.nerrors > 1)
-            fprintf(stderr, "%u errors\n", d.nerrors);
-        return 1;
+    int nfiles = 0, nbad = 0, stdin_used = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            printf("usage: ptxi check FILE.ptx... (- reads standard input)\n"
+                   "parse and validate each module; every error as file:line:col with the line and a caret.\n"
+                   "Exit status 1 if any file has an error.\n");
+            return 0;
+        }
+        if (argv[i][0] == '-' && argv[i][1]) {
+            fprintf(stderr, "ptxi check: unknown option %s\n", argv[i]);
+            return 2;
+        }
+        nfiles++;
     }
-    ir_module_free(m);
-    return 0;
+    if (!nfiles) {
+        fprintf(stderr, "usage: ptxi check FILE.ptx... (- reads standard input)\n");
+        return 2;
+    }
+    for (int i = 1; i < argc; i++) {
+        const char *path = argv[i];
+        ir_diag d;
+        memset(&d, 0, sizeof d);
+        ir_module *m;
+        if (!strcmp(path, "-")) {
+            if (stdin_used++) {
+                fprintf(stderr, "ptxi check: - given more than once\n");
+                return 2;
+            }
+            size_t len = 0;
+            char *src = read_stdin(&len);
+            path = "<stdin>";
+            m = src ? ptx_parse(path, src, len, &d) : NULL;
+            if (!src) {
+                fprintf(stderr, "ptxi check: <stdin>: out of memory\n");
+                d.nerrors = 1;
+            }
+            free(src);
+        } else {
+            m = ptx_parse_file(path, &d);
+        }
+        if (!m) {
+            nbad++;
+            if (nfiles > 1)
+                fprintf(stderr, "%s: %u error%s\n", path, d.nerrors ? d.nerrors : 1, d.nerrors == 1 ? "" : "s");
+            else if (d.nerrors > 1)
+                fprintf(stderr, "%u errors\n", d.nerrors);
+        } else {
+            if (nfiles > 1)
+                printf("%s: ok\n", path);
+            ir_module_free(m);
+        }
+        fflush(stdout);
+    }
+    if (nfiles > 1)
+        printf("%d file%s checked, %d with errors\n", nfiles, nfiles == 1 ? "" : "s", nbad);
+    return nbad ? 1 : 0;
 }
 
 int cmd_print(int argc, char **argv)
 {
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            printf("usage: ptxi print [--canonical] FILE.ptx\n"
+                   "print the module back as PTX (--canonical: the round-trip dump of the IR)\n");
+            return 0;
+        }
     int canon = 0;
     const char *path = file_arg(argc, argv, "print", &canon);
     if (!path)

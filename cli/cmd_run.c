@@ -2,40 +2,38 @@
  *
  *   ptxi run launch.json|cases.jsonl [options]
  *   ptxi run kernel.ptx --kernel NAME --grid X,Y,Z --block X,Y,Z [...]
- *   ptxi test PATH... [-j N] [--complete=...] [--filter SUBSTR] [-q] [--update]
+ *   ptxi test PATH... [-j N] [--filter SUBSTR] [--shard I/N] [--junit FILE] [-q] [--update]
  *
- * Both build launch_cases (cli/launch.c) and run each through run_case():
- * set up buffers and maps, check the encode statuses, parse the module
- * (once per path: a suite names one module in hundreds of cases), lay out
- * the parameters, interp_run(), then check `expect`.  Every case prints one
- * `PASS name` or `FAIL name: why` line (tests/run.sh's protocol), details
- * indented below it.
+ * Both build launch_cases (launch/launch.c) and run each through
+ * launch_run_case() (launch/run.c), under the limits every run has here:
+ * --max-steps, --timeout (per case, with defaults that stop a runaway
+ * kernel in minutes) and Ctrl-C, which stop the case with a report of
+ * where every warp is.  Every case prints one `PASS name` or `FAIL name:
+ * why` line (tests/run.sh's protocol), details and the kernel's printf
+ * output indented below it.
  *
- * `ptxi test -j N` runs N cases at once, one host thread each (every case
- * has its own global memory; a parsed module is shared read-only); output
- * is printed in case order regardless.  `ptxi run -j N` instead hands N to
- * the interpreter, which spreads one launch's clusters over N threads.
+ * `ptxi test` streams one line per case as it finishes, in case order,
+ * naming its launch file and line ("PASS dir/cases.jsonl:3 :: name"), as
+ * lit does; -j N runs N cases at once, one host thread each (every case
+ * has its own global memory; a parsed module is shared read-only).  `ptxi
+ * run -j N` instead hands N to the interpreter, which spreads one launch's
+ * clusters over N threads.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include "cli/cli.h"
 #include "cli/heatmap.h"
 #include "cli/trace.h"
-#include "cli/launch.h"
-
-#if __has_include("interp/interp.h")
+#include "launch/launch.h"
 #include "interp/interp.h"
-#define HAVE_INTERP 1
-#else
-#define HAVE_INTERP 0
-typedef enum { INTERP_COMPLETE_DEFERRED = 0, INTERP_COMPLETE_EAGER, INTERP_COMPLETE_RANDOM } interp_policy;
-#endif
 
 typedef struct dump_spec {
     char *buffer, *dtype, *file;
@@ -49,189 +47,23 @@ typedef struct run_opts {
     uint64_t seed;
     bool update, quiet;
     bool stats;              /* --stats: instruction counts and rate to stderr */
-    const char *trace;       /* --trace FILE.json: a timeline (cli/trace.c) */
-    bool trace_each;         /* several cases: FILE.<case>.json each */
     const char *filter;
+    uint64_t max_steps;      /* --max-steps (0 = none) */
+    double timeout;          /* --timeout seconds per case (0 = none) */
     dump_spec *dumps;
     size_t ndumps;
+    const char *trace;       /* --trace FILE.json: a timeline (cli/trace.c) */
+    bool trace_each;         /* several cases: FILE.<case>.json each */
 } run_opts;
 
-/* ---- parsed modules, shared by the cases that name the same .ptx ---------- */
-
-typedef struct modent {
-    char *path;
-    ir_module *mod;
-    char *err;
-} modent;
-static modent *mods;
-static size_t nmods, capmods;
-static pthread_mutex_t mods_mu = PTHREAD_MUTEX_INITIALIZER;
-
-typedef struct { char *buf; size_t len, cap; unsigned n; } strbuf;
-
-static void sb_printf(strbuf *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_printf(strbuf *s, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (n < 0)
-        return;
-    if (s->len + (size_t)n + 1 > s->cap) {
-        size_t cap = (s->cap + (size_t)n + 1) * 2;
-        char *b = realloc(s->buf, cap);
-        if (!b)
-            return;
-        s->buf = b;
-        s->cap = cap;
-    }
-    va_start(ap, fmt);
-    vsnprintf(s->buf + s->len, s->cap - s->len, fmt, ap);
-    va_end(ap);
-    s->len += (size_t)n;
-}
-
-static void diag_to_buf(ir_diag *d, const char *file, ir_loc loc, const char *sev, const char *msg)
-{
-    strbuf *s = d->user;
-    if (++s->n <= 10 && loc.line)
-        sb_printf(s, "%s:%u:%u: %s: %s\n", file, loc.line, loc.col, sev, msg);
-    else if (s->n <= 10)
-        sb_printf(s, "%s: %s: %s\n", file, sev, msg);
-}
-
-static const ir_module *module_get(const char *path, const char **err)
-{
-    pthread_mutex_lock(&mods_mu);
-    for (size_t i = 0; i < nmods; i++)
-        if (!strcmp(mods[i].path, path)) {
-            /* Read the entry before unlocking: another thread may grow mods. */
-            const ir_module *m = mods[i].mod;
-            *err = mods[i].err;
-            pthread_mutex_unlock(&mods_mu);
-            return m;
-        }
-    if (nmods == capmods) {
-        capmods = capmods ? capmods * 2 : 8;
-        modent *n = realloc(mods, capmods * sizeof *mods);
-        if (!n) {
-            fprintf(stderr, "ptxi: out of memory\n");
-            exit(3);
-        }
-        mods = n;
-    }
-    strbuf sb = {0};
-    ir_diag d = {0};
-    d.emit = diag_to_buf;
-    d.user = &sb;
-    ir_module *m = NULL;
-    if (access(path, R_OK))
-        sb_printf(&sb, "%s: cannot read: %s\n", path, strerror(errno));
-    else
-        m = ptx_parse_file(path, &d);
-    if (!m && !sb.len)
-        sb_printf(&sb, "%s: the PTX does not parse\n", path);
-    if (sb.n > 10)
-        sb_printf(&sb, "... %u errors in all\n", sb.n);
-    modent *e = &mods[nmods++];
-    e->path = strdup(path);
-    e->mod = m;
-    e->err = m ? NULL : sb.buf;
-    if (m)
-        free(sb.buf);
-    *err = e->err;
-    pthread_mutex_unlock(&mods_mu);
-    return m;
-}
-
-static void modules_free(void)
-{
-    for (size_t i = 0; i < nmods; i++) {
-        free(mods[i].path);
-        free(mods[i].err);
-        if (mods[i].mod)
-            ir_module_free(mods[i].mod);
-    }
-    free(mods);
-    mods = NULL;
-    nmods = capmods = 0;
-}
-
-/* ---- one case ---------------------------------------------------------------- */
-
-static const char *status_name(int st)
-{
-    return st == TMA_SUCCESS ? "CUDA_SUCCESS" : st == TMA_ERROR_INVALID_VALUE ? "CUDA_ERROR_INVALID_VALUE" : "?";
-}
-
-#if HAVE_INTERP
-static const char *interp_status_name(int st)
-{
-    switch (st) {
-    case INTERP_OK: return "ok";
-    case INTERP_FAULT: return "fault";
-    case INTERP_DEADLOCK: return "deadlock";
-    case INTERP_UNSUPPORTED: return "unsupported instruction";
-    case INTERP_TRAP: return "trap";
-    case INTERP_LAUNCH_ERROR: return "launch error";
-    case INTERP_STEP_LIMIT: return "step limit";
-    default: return "error";
-    }
-}
-#endif
-
-/* First line of a message, for the one-line verdict. */
-static int first_line_len(const char *s)
-{
-    const char *nl = strchr(s, '\n');
-    return nl ? (int)(nl - s) : (int)strlen(s);
-}
-
-/* Print the rest of a multi-line message indented. */
-static void indent_rest(strbuf *o, const char *s)
-{
-    const char *nl = strchr(s, '\n');
-    while (nl && nl[1]) {
-        const char *next = strchr(nl + 1, '\n');
-        int n = next ? (int)(next - nl - 1) : (int)strlen(nl + 1);
-        sb_printf(o, "    %.*s\n", n, nl + 1);
-        nl = next;
-    }
-}
-
-static int write_file(const char *path, const uint8_t *d, uint64_t n)
-{
-    FILE *f = fopen(path, "wb");
-    if (!f)
-        return -1;
-    size_t w = fwrite(d, 1, n, f);
-    return (fclose(f) || w != n) ? -1 : 0;
-}
-
-static int mkdirs_for(const char *path)
-{
-    char *p = strdup(path);
-    if (!p)
-        return -1;
-    for (char *s = p + 1; *s; s++)
-        if (*s == '/') {
-            *s = 0;
-            mkdir(p, 0777);
-            *s = '/';
-        }
-    free(p);
-    return 0;
-}
-
-static int do_dumps(const launch_case *c, mem_global *g, const run_opts *o, strbuf *out)
+static int do_dumps(const launch_case *c, mem_global *g, const run_opts *o, launch_text *out)
 {
     int bad = 0;
     for (size_t i = 0; i < o->ndumps; i++) {
         const dump_spec *d = &o->dumps[i];
         const launch_buffer *b = launch_find_buffer(c, d->buffer);
         if (!b) {
-            sb_printf(out, "    --dump %s: no buffer named \"%s\" in %s\n", d->buffer, d->buffer, c->name);
+            launch_tprintf(out, "    --dump %s: no buffer named \"%s\" in %s\n", d->buffer, d->buffer, c->name);
             bad = 1;
             continue;
         }
@@ -243,7 +75,7 @@ static int do_dumps(const launch_case *c, mem_global *g, const run_opts *o, strb
             if (f) {
                 launch_print_values(f, d->dtype, h, b->bytes);
                 fclose(f);
-                sb_printf(out, "%s (%llu bytes at 0x%llx):\n%s", b->name, (unsigned long long)b->bytes,
+                launch_tprintf(out, "%s (%llu bytes at 0x%llx):\n%s", b->name, (unsigned long long)b->bytes,
                           (unsigned long long)b->addr, txt);
                 free(txt);
             }
@@ -269,18 +101,17 @@ static int do_dumps(const launch_case *c, mem_global *g, const run_opts *o, strb
                 r = -1;
         }
         if (r) {
-            sb_printf(out, "    --dump %s: cannot write %s: %s\n", d->buffer, d->file, err[0] ? err : strerror(errno));
+            launch_tprintf(out, "    --dump %s: cannot write %s: %s\n", d->buffer, d->file, err[0] ? err : strerror(errno));
             bad = 1;
         }
     }
     return bad;
 }
 
-#if HAVE_INTERP
 /* --stats: one line per launch on stderr (bench/run.sh parses it).  The
  * time is interp_run's execution only: no process start, PTX parse or
  * buffer set-up. */
-static void print_stats(const char *name, const interp_result *res, int jobs)
+static void print_stats(const char *name, const launch_outcome *res, int jobs)
 {
     double s = (double)res->wall_ns * 1e-9;
     fprintf(stderr,
@@ -290,9 +121,111 @@ static void print_stats(const char *name, const interp_result *res, int jobs)
             res->steps ? (double)res->thread_instrs / (double)res->steps : 0.0, s,
             s > 0 ? (double)res->thread_instrs / s * 1e-6 : 0.0, jobs);
 }
-#endif
 
-/* Run one case; appends its verdict to `out`.  Returns 0 on PASS. */
+/* ---- limits: --max-steps, --timeout, Ctrl-C ---------------------------------
+ * Every running case has a slot: its stop flag (the interpreter polls it
+ * between warp turns) and its deadline.  A watchdog thread raises the flag
+ * of a case past its deadline, and of every case once SIGINT arrived; the
+ * signal handler itself only sets a flag. */
+
+#define DEFAULT_TIMEOUT_S 600.0              /* per case */
+#define DEFAULT_MAX_STEPS 4000000000ull      /* warp instructions per case */
+
+static volatile sig_atomic_t sigint_seen;
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    sigint_seen = 1;
+}
+
+typedef struct slot {
+    volatile int stop;       /* INTERP_STOP_* */
+    bool active;
+    double deadline;         /* monotonic seconds; 0 = none */
+    double started;
+    const char *name;
+    uint64_t progress;       /* clusters started (interp_launch.progress) */
+} slot;
+
+static slot *slots;
+static int nslots;
+static pthread_mutex_t slots_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_t watchdog_th;
+static volatile int watchdog_quit;
+static bool watchdog_on;
+static struct sigaction old_sigint;
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static void *watchdog(void *arg)
+{
+    (void)arg;
+    while (!watchdog_quit) {
+        struct timespec ts = {0, 20 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+        double t = now_s();
+        pthread_mutex_lock(&slots_mu);
+        for (int i = 0; i < nslots; i++) {
+            slot *s = &slots[i];
+            if (!s->active || s->stop)
+                continue;
+            if (sigint_seen)
+                s->stop = INTERP_STOP_SIGNAL;
+            else if (s->deadline > 0 && t >= s->deadline)
+                s->stop = INTERP_STOP_TIMEOUT;
+        }
+        pthread_mutex_unlock(&slots_mu);
+    }
+    return NULL;
+}
+
+static void limits_start(int n)
+{
+    slots = calloc((size_t)(n > 0 ? n : 1), sizeof *slots);
+    if (!slots)
+        exit(3);
+    nslots = n > 0 ? n : 1;
+    sigint_seen = 0;
+    watchdog_quit = 0;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_sigint);
+    watchdog_on = pthread_create(&watchdog_th, NULL, watchdog, NULL) == 0;
+}
+
+static void limits_stop(void)
+{
+    watchdog_quit = 1;
+    if (watchdog_on)
+        pthread_join(watchdog_th, NULL);
+    watchdog_on = false;
+    sigaction(SIGINT, &old_sigint, NULL);
+    free(slots);
+    slots = NULL;
+    nslots = 0;
+}
+
+/* --trace: the launch through the step API, traced into the path in arg
+ * (launch_run_opts.runner).  A file that cannot be written fails the case. */
+static int traced_run(const interp_launch *l, interp_result *res, void *arg)
+{
+    char err[512];
+    if (trace_run(l, res, arg, err, sizeof err) == 0)
+        return res->status;
+    memset(res, 0, sizeof *res);
+    res->status = INTERP_LAUNCH_ERROR;
+    snprintf(res->msg, sizeof res->msg, "%s", err);
+    return res->status;
+}
+
 /* --trace FILE: FILE itself, or FILE.<case>.json when several cases run. */
 static char *trace_path(const run_opts *o, const char *name)
 {
@@ -307,202 +240,95 @@ static char *trace_path(const run_opts *o, const char *name)
     return p;
 }
 
-static int run_case(launch_case *c, const run_opts *o, strbuf *out)
+/* Run case c in slot k under the limits of o; the verdict lands in res. */
+static int run_limited(launch_case *c, const run_opts *o, int k, launch_outcome *res)
 {
-    char err[2048];
-    int failed = 1;
-    mem_global *g = mem_global_new();
-    uint8_t *params = NULL;
-    if (!g) {
-        sb_printf(out, "FAIL %s: out of memory\n", c->name);
-        return 1;
+    slot *s = &slots[k];
+    pthread_mutex_lock(&slots_mu);
+    s->stop = sigint_seen ? INTERP_STOP_SIGNAL : 0;
+    s->started = now_s();
+    s->deadline = o->timeout > 0 ? s->started + o->timeout : 0;
+    s->name = c->name;
+    s->progress = 0;
+    s->active = true;
+    pthread_mutex_unlock(&slots_mu);
+    launch_run_opts ro = {
+        .jobs = o->jobs, .policy = o->policy, .seed = o->seed, .max_steps = o->max_steps,
+        .stop = &s->stop, .progress = &s->progress, .update = o->update, .quiet = o->quiet,
+        .keep_memory = o->ndumps > 0,
+    };
+    char *tp = o->trace ? trace_path(o, c->name) : NULL;
+    if (tp) {
+        ro.runner = traced_run;
+        ro.runner_arg = tp;
     }
-    if (launch_setup(c, g, err, sizeof err)) {
-        sb_printf(out, "FAIL %s: %s\n", c->name, err);
-        goto done;
+    int failed = launch_run_case(c, &ro, NULL, res);
+    free(tp);
+    pthread_mutex_lock(&slots_mu);
+    s->active = false;
+    int why = s->stop;
+    pthread_mutex_unlock(&slots_mu);
+    if (res->status == INTERP_INTERRUPTED && why == INTERP_STOP_TIMEOUT && failed) {
+        /* name the option that stopped it */
+        launch_text t = {0};
+        launch_tprintf(&t, "    (the case ran longer than --timeout %g s)\n", o->timeout);
+        launch_tprintf(&res->text, "%s", t.buf ? t.buf : "");
+        free(t.buf);
+    } else if (res->status == INTERP_STEP_LIMIT && o->max_steps && failed) {
+        launch_tprintf(&res->text, "    (--max-steps %llu; raise it, or 0 for no limit)\n",
+                       (unsigned long long)o->max_steps);
     }
-    /* Encode statuses.  An expected failure ends the case: nothing launches. */
-    bool stop = false;
-    for (size_t i = 0; i < c->ntmaps; i++) {
-        const launch_tmap *m = &c->tmaps[i];
-        int want = c->expect_encode[i];
-        if (want >= 0 && m->status != want) {
-            sb_printf(out, "FAIL %s: tensor map %s: encode returned %s, want %s%s%s%s\n", c->name, m->name,
-                      status_name(m->status), status_name(want), m->why[0] ? " (" : "", m->why,
-                      m->why[0] ? ")" : "");
-            goto done;
-        }
-        if (want < 0 && m->status != TMA_SUCCESS && c->ptx) {
-            sb_printf(out, "FAIL %s: tensor map %s: encode failed: %s\n", c->name, m->name,
-                      m->why[0] ? m->why : "CUDA_ERROR_INVALID_VALUE");
-            goto done;
-        }
-        if (m->status != TMA_SUCCESS)
-            stop = true;
-    }
-    if (stop || !c->ptx) {
-        sb_printf(out, "PASS %s\n", c->name);
-        failed = 0;
-        goto done;
-    }
-#if !HAVE_INTERP
-    sb_printf(out, "FAIL %s: interpreter not available in this build\n", c->name);
-    goto done;
-#else
-    const char *perr = NULL;
-    const ir_module *mod = module_get(c->ptx, &perr);
-    if (!mod) {
-        sb_printf(out, "FAIL %s: %.*s\n", c->name, first_line_len(perr), perr);
-        indent_rest(out, perr);
-        goto done;
-    }
-    const ir_function *fn = ir_find_function(mod, c->kernel);
-    if (!fn || !fn->is_entry) {
-        sb_printf(out, "FAIL %s: kernel: no .entry named \"%s\" in %s (entries:", c->name, c->kernel, c->ptx);
-        for (uint32_t i = 0; i < mod->nfuncs; i++)
-            if (mod->funcs[i].is_entry)
-                sb_printf(out, " %s", mod->funcs[i].name);
-        sb_printf(out, ")\n");
-        goto done;
-    }
-    uint32_t psize = 0;
-    if (launch_build_params(c, mod, fn, &params, &psize, err, sizeof err)) {
-        sb_printf(out, "FAIL %s: %s\n", c->name, err);
-        goto done;
-    }
-    interp_launch l;
-    memset(&l, 0, sizeof l);
-    l.mod = mod;
-    l.entry = fn;
-    memcpy(l.grid, c->grid, sizeof l.grid);
-    memcpy(l.block, c->block, sizeof l.block);
-    memcpy(l.cluster, c->cluster, sizeof l.cluster);
-    l.dyn_smem = c->dyn_smem;
-    l.params = params;
-    l.params_size = psize;
-    l.gmem = g;
-    l.jobs = o->jobs;
-    l.policy = o->policy;
-    l.seed = o->seed;
-    static interp_result res_zero;
-    interp_result *res = malloc(sizeof *res);
-    if (!res) {
-        sb_printf(out, "FAIL %s: out of memory\n", c->name);
-        goto done;
-    }
-    *res = res_zero;
-    if (o->trace) {
-        char *tp = trace_path(o, c->name);
-        if (!tp)
-            snprintf(err, sizeof err, "out of memory");
-        int trc = tp ? trace_run(&l, res, tp, err, sizeof err) : -1;
-        free(tp);
-        if (trc) {
-            sb_printf(out, "FAIL %s: %s\n", c->name, err);
-            free(res);
-            goto done;
-        }
-    } else {
-        interp_run(&l, res);
-    }
-    if (o->stats)
+    if (o->stats && res->status >= 0)
         print_stats(c->name, res, o->jobs);
-    const char *msg = res->msg[0] ? res->msg : interp_status_name(res->status);
-    if (c->expect_launch) {
-        bool ok = res->status == INTERP_FAULT || res->status == INTERP_TRAP || res->status == INTERP_LAUNCH_ERROR;
-        if (ok && o->quiet)
-            sb_printf(out, "PASS %s\n", c->name);
-        else if (ok)
-            sb_printf(out, "PASS %s (stopped as expected, %s: %.*s)\n", c->name, c->expect_launch,
-                      first_line_len(msg), msg);
-        else if (res->status == INTERP_OK)
-            sb_printf(out, "FAIL %s: expected the kernel to fault (%s), but it ran to completion\n", c->name,
-                      c->expect_launch);
-        else {
-            /* res->msg already begins with the status ("deadlock: ...") */
-            sb_printf(out, "FAIL %s: expected a fault (%s), but ptxi stopped with %.*s\n", c->name,
-                      c->expect_launch, first_line_len(msg), msg);
-            indent_rest(out, msg);
+    if (res->g) {
+        launch_text dt = {0};
+        if (!failed && do_dumps(c, res->g, o, &dt)) {
+            /* the verdict line said PASS: it fails after all */
+            const char *t = res->text.buf, *nl = strchr(t, '\n');
+            launch_text nt = {0};
+            launch_tprintf(&nt, "FAIL %s: --dump failed\n%s%s", c->name, nl ? nl + 1 : "", dt.buf);
+            free(res->text.buf);
+            res->text = nt;
+            failed = res->failed = 1;
+        } else if (dt.len) {
+            launch_tprintf(&res->text, "%s", dt.buf);
         }
-        free(res);
-        failed = !ok;
-        goto done;
+        free(dt.buf);
+        mem_global_free(res->g);
+        res->g = NULL;
     }
-    if (res->status != INTERP_OK) {
-        sb_printf(out, "FAIL %s: %.*s\n", c->name, first_line_len(msg), msg);
-        indent_rest(out, msg);
-        free(res);
-        goto done;
-    }
-    free(res);
-    /* Expected buffers. */
-    strbuf detail = {0};
-    int nbad = 0, nupdated = 0;
-    for (size_t i = 0; i < c->nexpect_bufs; i++) {
-        const launch_expect_buf *e = &c->expect_bufs[i];
-        const launch_buffer *b = launch_find_buffer(c, e->name);
-        const uint8_t *got = mem_global_host(g, b->addr, b->bytes);
-        if (!e->file) {
-            if (o->update)
-                sb_printf(&detail, "    %s: expect.buffers has no \"file\" to update\n", e->name);
-            continue;
-        }
-        uint64_t wn = 0;
-        uint8_t *want = launch_slurp(e->file, &wn);
-        if (o->update) {
-            if (!want || wn != b->bytes || memcmp(want, got, wn)) {
-                mkdirs_for(e->file);
-                if (write_file(e->file, got, b->bytes)) {
-                    sb_printf(&detail, "    %s: cannot write %s: %s\n", e->name, e->file, strerror(errno));
-                    nbad++;
-                } else {
-                    nupdated++;
-                }
-            }
-            free(want);
-            continue;
-        }
-        if (!want) {
-            sb_printf(&detail, "    %s: cannot read %s: %s\n", e->name, e->file, strerror(errno));
-            nbad++;
-            continue;
-        }
-        char *txt = NULL;
-        size_t tl = 0;
-        FILE *f = open_memstream(&txt, &tl);
-        uint64_t nd = f ? launch_compare(c, e, got, b->bytes, want, wn, f) : 1;
-        if (f)
-            fclose(f);
-        if (nd) {
-            sb_printf(&detail, "    buffer %s differs from %s in %llu byte%s:\n%s", e->name, e->file_rel,
-                      (unsigned long long)nd, nd == 1 ? "" : "s", txt ? txt : "");
-            nbad++;
-        }
-        free(txt);
-        free(want);
-    }
-    int dbad = do_dumps(c, g, o, &detail);
-    if (nbad || dbad) {
-        if (nbad)
-            sb_printf(out, "FAIL %s: %d buffer%s differ%s\n", c->name, nbad, nbad == 1 ? "" : "s",
-                      nbad == 1 ? "s" : "");
-        else
-            sb_printf(out, "FAIL %s: --dump failed\n", c->name);
-    } else if (nupdated) {
-        sb_printf(out, "PASS %s (updated %d expected file%s)\n", c->name, nupdated, nupdated == 1 ? "" : "s");
-        failed = 0;
-    } else {
-        sb_printf(out, "PASS %s\n", c->name);
-        failed = 0;
-    }
-    if (detail.len)
-        sb_printf(out, "%s", detail.buf);
-    free(detail.buf);
-#endif
-done:
-    free(params);
-    mem_global_free(g);
     return failed;
+}
+
+/* On a terminal (stderr), a status line while a case runs: cases done,
+ * the running case, its time and its clusters started.  Erased before
+ * anything else is printed; nothing at all when stderr is not a tty. */
+static bool progress_tty;
+static bool progress_shown;
+
+static void progress_clear(void)
+{
+    if (progress_shown) {
+        fputs("\r\033[K", stderr);
+        fflush(stderr);
+        progress_shown = false;
+    }
+}
+
+static void progress_show(size_t done, size_t total, int k)
+{
+    if (!progress_tty)
+        return;
+    pthread_mutex_lock(&slots_mu);
+    slot *s = &slots[k];
+    if (s->active)
+        fprintf(stderr, "\r\033[K[%zu/%zu] %.50s: %.0f s, %llu clusters started", done, total, s->name,
+                now_s() - s->started, (unsigned long long)s->progress);
+    else
+        fprintf(stderr, "\r\033[K[%zu/%zu]", done, total);
+    pthread_mutex_unlock(&slots_mu);
+    fflush(stderr);
+    progress_shown = true;
 }
 
 /* ---- options shared by run and test -------------------------------------- */
@@ -585,6 +411,28 @@ static int common_opt(int argc, char **argv, int *i, run_opts *o)
     }
     if ((v = opt_value(argc, argv, i, "--trace"))) {
         o->trace = v;
+        return 1;
+    }
+    if ((v = opt_value(argc, argv, i, "--max-steps"))) {
+        char *end;
+        errno = 0;
+        unsigned long long n = strtoull(v, &end, 0);
+        if (!*v || *v == '-' || *end || errno) {
+            fprintf(stderr, "ptxi: --max-steps: \"%s\" is not a count of warp instructions (0 = no limit)\n", v);
+            return -1;
+        }
+        o->max_steps = n;
+        return 1;
+    }
+    if ((v = opt_value(argc, argv, i, "--timeout"))) {
+        char *end;
+        errno = 0;
+        double t = strtod(v, &end);
+        if (!*v || *end || errno || !(t >= 0) || t > 1e9) {
+            fprintf(stderr, "ptxi: --timeout: \"%s\" is not a number of seconds (0 = no limit)\n", v);
+            return -1;
+        }
+        o->timeout = t;
         return 1;
     }
     return 0;
@@ -885,34 +733,84 @@ static void run_usage(FILE *f)
         "  --trace FILE.json          write a Perfetto/Chrome timeline: warps, copies, mbarrier phases\n"
         "                             (several cases: FILE.<case>.json each); runs on one thread\n"
         "  --stats                    print instructions executed, wall time of the launch and\n"
-        "                             thread-instructions/s to stderr\n");
+        "                             thread-instructions/s to stderr\n"
+        "  --max-steps N              stop after N warp instructions (default %llu; 0 = none)\n"
+        "  --timeout SECONDS          stop a launch after SECONDS (default %g; 0 = none)\n"
+        "A stop (limit, Ctrl-C) prints where every warp is; exit status 1 (130 after Ctrl-C).\n",
+        (unsigned long long)DEFAULT_MAX_STEPS, DEFAULT_TIMEOUT_S);
+}
+
+/* One case on a thread of its own (`ptxi run` on a terminal), so that the
+ * calling thread can show progress. */
+typedef struct run_job {
+    launch_case *c;
+    const run_opts *o;
+    launch_outcome res;
+    int failed;
+    volatile int done;
+} run_job;
+
+static void *run_job_thread(void *arg)
+{
+    run_job *j = arg;
+    j->failed = run_limited(j->c, j->o, 0, &j->res);
+    __atomic_store_n(&j->done, 1, __ATOMIC_RELEASE);
+    return NULL;
 }
 
 static int run_cases(launch_case *cases, size_t n, const run_opts *o0)
 {
     int fails = 0;
-    run_opts oo = *o0;
+    size_t matched = 0;
+    run_opts oo = *o0;   /* --trace over several cases: a file each */
     const run_opts *o = &oo;
     size_t nsel = 0;
     for (size_t i = 0; i < n; i++)
         nsel += !o0->filter || strstr(cases[i].name, o0->filter);
     oo.trace_each = nsel > 1;
-    for (size_t i = 0; i < n; i++) {
+    limits_start(1);
+    progress_tty = isatty(2);
+    for (size_t i = 0; i < n && !sigint_seen; i++) {
         if (o->filter && !strstr(cases[i].name, o->filter))
             continue;
-        strbuf out = {0};
-        fails += run_case(&cases[i], o, &out);
-        if (out.len)
-            fwrite(out.buf, 1, out.len, stdout);
+        matched++;
+        run_job j = {.c = &cases[i], .o = o};
+        pthread_t th;
+        if (progress_tty && pthread_create(&th, NULL, run_job_thread, &j) == 0) {
+            double t0 = now_s();
+            while (!__atomic_load_n(&j.done, __ATOMIC_ACQUIRE)) {
+                struct timespec ts = {0, 100 * 1000 * 1000};
+                nanosleep(&ts, NULL);
+                if (now_s() - t0 > 1.0)
+                    progress_show(matched - 1, n, 0);
+            }
+            pthread_join(th, NULL);
+            progress_clear();
+        } else {
+            run_job_thread(&j);
+        }
+        fails += j.failed;
+        if (j.res.text.len)
+            fwrite(j.res.text.buf, 1, j.res.text.len, stdout);
         fflush(stdout);
-        free(out.buf);
+        launch_outcome_free(&j.res);
+    }
+    limits_stop();
+    if (sigint_seen) {
+        fprintf(stderr, "ptxi: interrupted (Ctrl-C)\n");
+        return fails ? fails : 1;
+    }
+    if (o->filter && !matched) {
+        fprintf(stderr, "ptxi: --filter %s: no case name contains it\n", o->filter);
+        return 1;
     }
     return fails;
 }
 
 int cmd_run(int argc, char **argv)
 {
-    run_opts o = {.jobs = 1, .policy = INTERP_COMPLETE_DEFERRED};
+    run_opts o = {.jobs = 1, .policy = INTERP_COMPLETE_DEFERRED, .max_steps = DEFAULT_MAX_STEPS,
+                  .timeout = DEFAULT_TIMEOUT_S};
     launch_case c;
     memset(&c, 0, sizeof c);
     c.grid[0] = c.grid[1] = c.grid[2] = 0;
@@ -998,14 +896,20 @@ int cmd_run(int argc, char **argv)
         launch_case *cases = NULL;
         size_t n = 0;
         char err[4096];
-        if (launch_read_file(input, &cases, &n, err, sizeof err)) {
+        if (launch_read_file_all(input, &cases, &n, err, sizeof err)) {
             fprintf(stderr, "ptxi: %s\n", err);
+            rc = 1;
+            goto out;
+        }
+        if (n == 1 && cases[0].broken) {   /* one launch object: the error is the file's */
+            fprintf(stderr, "ptxi: %s\n", cases[0].broken);
+            launch_free_all(cases, n);
             rc = 1;
             goto out;
         }
         int fails = run_cases(cases, n, &o);
         launch_free_all(cases, n);
-        rc = fails ? 1 : 0;
+        rc = sigint_seen ? 130 : fails ? 1 : 0;
         goto out;
     }
     if (!c.kernel || !have_grid || !have_block) {
@@ -1037,11 +941,13 @@ int cmd_run(int argc, char **argv)
         c.nexpect_bufs++;
     }
     rc = run_cases(&c, 1, &o) ? 1 : 0;
+    if (sigint_seen)
+        rc = 130;
 out:
     launch_free(&c);
     free(expects);
     free_dumps(&o);
-    modules_free();
+    launch_modules_free();
     return rc;
 }
 
@@ -1102,32 +1008,154 @@ typedef struct test_job {
     launch_case **cases;
     size_t n;
     const run_opts *o;
-    strbuf *outs;
-    int *fails;
-    bool *done;
+    launch_outcome *res;
+    double *secs;
+    bool *done, *ran;
     size_t next;
     pthread_mutex_t mu;
     pthread_cond_t cv;
 } test_job;
 
+typedef struct test_worker_arg { test_job *j; int slot; } test_worker_arg;
+
 static void *test_worker(void *arg)
 {
-    test_job *j = arg;
+    test_worker_arg *wa = arg;
+    test_job *j = wa->j;
     for (;;) {
         pthread_mutex_lock(&j->mu);
         size_t i = j->next++;
         pthread_mutex_unlock(&j->mu);
         if (i >= j->n)
             return NULL;
-        strbuf out = {0};
-        int f = run_case(j->cases[i], j->o, &out);
+        launch_outcome res;
+        memset(&res, 0, sizeof res);
+        bool ran = false;
+        double t0 = now_s();
+        if (!sigint_seen) {   /* after Ctrl-C the rest is reported as not run */
+            run_limited(j->cases[i], j->o, wa->slot, &res);
+            ran = true;
+        }
         pthread_mutex_lock(&j->mu);
-        j->outs[i] = out;
-        j->fails[i] = f;
+        j->res[i] = res;
+        j->secs[i] = now_s() - t0;
+        j->ran[i] = ran;
         j->done[i] = true;
         pthread_cond_broadcast(&j->cv);
         pthread_mutex_unlock(&j->mu);
     }
+}
+
+/* ---- --junit FILE: JUnit XML (the schema Jenkins, GitLab and GitHub read) -- */
+
+static void xml_text(FILE *f, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n && s[i]; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        switch (ch) {
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '&': fputs("&amp;", f); break;
+        case '"': fputs("&quot;", f); break;
+        default:
+            /* XML 1.0 has no form for most control characters */
+            if (ch < 0x20 && ch != '\n' && ch != '\t' && ch != '\r')
+                fprintf(f, "?");
+            else
+                fputc(ch, f);
+        }
+    }
+}
+
+/* The launch file of a case: its origin without the ":LINE". */
+static size_t origin_file_len(const launch_case *c)
+{
+    const char *o = c->origin ? c->origin : "";
+    const char *colon = strrchr(o, ':');
+    if (colon && colon[1] >= '0' && colon[1] <= '9')
+        return (size_t)(colon - o);
+    return strlen(o);
+}
+
+static int write_junit(const char *path, launch_case **cases, const launch_outcome *res, const double *secs,
+                       const bool *ran, size_t n, double total)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    size_t nfail = 0, nskip = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!ran[i])
+            nskip++;
+        else if (res[i].failed)
+            nfail++;
+    }
+    char stamp[32];
+    time_t t = time(NULL);
+    struct tm tm;
+    strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%S", gmtime_r(&t, &tm));
+    char host[256] = "localhost";
+    gethostname(host, sizeof host - 1);
+    fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    fprintf(f, "<testsuites name=\"ptxi\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"%zu\" time=\"%.3f\">\n",
+            n, nfail, nskip, total);
+    /* one <testsuite> per launch file, cases in order */
+    for (size_t i = 0; i < n;) {
+        size_t fl = origin_file_len(cases[i]), k = i;
+        size_t sf = 0, ss = 0;
+        double st = 0;
+        while (k < n && origin_file_len(cases[k]) == fl && !strncmp(cases[k]->origin, cases[i]->origin, fl)) {
+            if (!ran[k])
+                ss++;
+            else if (res[k].failed)
+                sf++;
+            st += secs[k];
+            k++;
+        }
+        fprintf(f, "  <testsuite name=\"");
+        xml_text(f, cases[i]->origin, fl);
+        fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"%zu\" time=\"%.3f\" "
+                "timestamp=\"%s\" hostname=\"", k - i, sf, ss, st, stamp);
+        xml_text(f, host, strlen(host));
+        fprintf(f, "\">\n");
+        for (size_t m = i; m < k; m++) {
+            fprintf(f, "    <testcase classname=\"");
+            xml_text(f, cases[m]->origin, fl);
+            fprintf(f, "\" name=\"");
+            xml_text(f, cases[m]->name, strlen(cases[m]->name));
+            fprintf(f, "\" time=\"%.3f\"", secs[m]);
+            const char *txt = res[m].text.buf ? res[m].text.buf : "";
+            if (!ran[m]) {
+                fprintf(f, ">\n      <skipped message=\"not run: interrupted\"/>\n    </testcase>\n");
+            } else if (res[m].failed) {
+                const char *nl = strchr(txt, '\n');
+                size_t l1 = nl ? (size_t)(nl - txt) : strlen(txt);
+                /* "FAIL name: why" -> "why" */
+                const char *msg = txt;
+                size_t nl5 = strlen(cases[m]->name);
+                if (l1 > 5 && !strncmp(txt, "FAIL ", 5))
+                    msg = txt + 5;
+                if (!strncmp(msg, cases[m]->name, nl5) && !strncmp(msg + nl5, ": ", 2))
+                    msg += nl5 + 2;
+                size_t ml = l1 - (size_t)(msg - txt);
+                fprintf(f, ">\n      <failure message=\"");
+                xml_text(f, msg, ml);
+                fprintf(f, "\" type=\"%s\">", res[m].status >= 0 ? launch_stop_name(res[m].status) : "setup");
+                xml_text(f, txt, strlen(txt));
+                fprintf(f, "</failure>\n    </testcase>\n");
+            } else if (strstr(txt, "\n    printf: ")) {
+                fprintf(f, ">\n      <system-out>");
+                xml_text(f, txt, strlen(txt));
+                fprintf(f, "</system-out>\n    </testcase>\n");
+            } else {
+                fprintf(f, "/>\n");
+            }
+        }
+        fprintf(f, "  </testsuite>\n");
+        i = k;
+    }
+    fprintf(f, "</testsuites>\n");
+    return fclose(f) ? -1 : 0;
 }
 
 static void test_usage(FILE *f)
@@ -1137,18 +1165,42 @@ static void test_usage(FILE *f)
         "  PATH is a launch file (.json, .jsonl) or a directory, searched recursively for them\n"
         "  -j N                       run N cases at once\n"
         "  --complete=eager|deferred|random[:SEED]   when async copies land (default deferred)\n"
-        "  --filter SUBSTR            only cases whose name contains SUBSTR\n"
+        "  --filter SUBSTR            only cases whose name contains SUBSTR (none matching: an error)\n"
+        "  --shard I/N                run only slice I of N (1 <= I <= N): case k of the selected\n"
+        "                             cases goes to slice (k mod N) + 1, so the N slices together\n"
+        "                             run every case exactly once (CI matrices, Slurm arrays)\n"
+        "  --junit FILE               also write the results as JUnit XML\n"
+        "  --max-steps N              stop a case after N warp instructions (default %llu; 0 = none)\n"
+        "  --timeout SECONDS          stop a case after SECONDS (default %g; 0 = none)\n"
         "  -q                         print only failures and the closing line\n"
         "  --stats                    per case: instructions executed, time, rate (stderr)\n"
         "  --trace FILE.json          a Perfetto/Chrome timeline per case (FILE.<case>.json)\n"
         "  --update                   write the expected files from this run (golden suites)\n"
-        "prints PASS/FAIL per case and 'N passed, N failed'; exit status 1 if any failed\n");
+        "prints one line per case as it finishes, in order: PASS|FAIL FILE[:LINE] :: NAME, details\n"
+        "indented below; then 'N passed, N failed'.  Exit status 0 if all passed, 1 if any failed,\n"
+        "2 on a usage error, 130 after Ctrl-C (the cases not run are counted and named).\n"
+        "On a terminal, stderr shows progress.\n",
+        (unsigned long long)DEFAULT_MAX_STEPS, DEFAULT_TIMEOUT_S);
+}
+
+/* Print a verdict with the case's launch file after PASS/FAIL:
+ * "PASS dir/cases.jsonl:3 :: name ..." */
+static void print_verdict(const launch_case *c, const launch_outcome *r)
+{
+    const char *t = r->text.buf ? r->text.buf : "";
+    if (!strncmp(t, "PASS ", 5) || !strncmp(t, "FAIL ", 5))
+        printf("%.5s%s :: %s", t, c->origin, t + 5);
+    else
+        fputs(t, stdout);
 }
 
 int cmd_test(int argc, char **argv)
 {
-    run_opts o = {.jobs = 1, .policy = INTERP_COMPLETE_DEFERRED};
+    run_opts o = {.jobs = 1, .policy = INTERP_COMPLETE_DEFERRED, .max_steps = DEFAULT_MAX_STEPS,
+                  .timeout = DEFAULT_TIMEOUT_S};
     file_list files = {0};
+    const char *junit = NULL, *v;
+    unsigned long shard_i = 1, shard_n = 1;
     int rc = 2;
     for (int i = 1; i < argc; i++) {
         int r = common_opt(argc, argv, &i, &o);
@@ -1166,6 +1218,18 @@ int cmd_test(int argc, char **argv)
             o.quiet = true;
         } else if (!strcmp(a, "--update")) {
             o.update = true;
+        } else if ((v = opt_value(argc, argv, &i, "--junit"))) {
+            junit = v;
+        } else if ((v = opt_value(argc, argv, &i, "--shard"))) {
+            char *end, *end2;
+            errno = 0;
+            shard_i = strtoul(v, &end, 10);
+            shard_n = *end == '/' ? strtoul(end + 1, &end2, 10) : 0;
+            if (*v < '0' || *v > '9' || *end != '/' || end[1] < '0' || end[1] > '9' || *end2 || errno ||
+                shard_n < 1 || shard_i < 1 || shard_i > shard_n || shard_n > 1000000) {
+                fprintf(stderr, "ptxi test: --shard %s: expected I/N with 1 <= I <= N (e.g. 2/4)\n", v);
+                goto out;
+            }
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "ptxi test: unknown option '%s'\n", a);
             test_usage(stderr);
@@ -1177,8 +1241,11 @@ int cmd_test(int argc, char **argv)
         } else if (S_ISDIR(st.st_mode)) {
             size_t before = files.n;
             scan_dir(a, &files);
-            if (files.n == before)
+            if (files.n == before) {
                 fprintf(stderr, "ptxi test: %s: no launch files (*.json, *.jsonl) under it\n", a);
+                rc = 1;
+                goto out;
+            }
         } else {
             fl_add(&files, a);
         }
@@ -1186,9 +1253,11 @@ int cmd_test(int argc, char **argv)
     if (!files.n) {
         if (argc < 2)
             test_usage(stderr);
+        else
+            fprintf(stderr, "ptxi test: no launch file named\n");
         goto out;
     }
-    /* Read everything first: a malformed file is one FAIL, the rest still run. */
+    /* Read everything first: a malformed line is one FAIL, the rest still run. */
     launch_case **all = NULL, **sel = NULL;
     size_t nall = 0, nsel = 0, nfiles_bad = 0;
     launch_case **owners = calloc(files.n, sizeof *owners);
@@ -1197,7 +1266,7 @@ int cmd_test(int argc, char **argv)
         exit(3);
     for (size_t f = 0; f < files.n; f++) {
         char err[4096];
-        if (launch_read_file(files.v[f], &owners[f], &owner_n[f], err, sizeof err)) {
+        if (launch_read_file_all(files.v[f], &owners[f], &owner_n[f], err, sizeof err)) {
             printf("FAIL %s\n", err);
             nfiles_bad++;
             continue;
@@ -1212,9 +1281,19 @@ int cmd_test(int argc, char **argv)
     sel = calloc(nall ? nall : 1, sizeof *sel);
     if (!sel)
         exit(3);
+    size_t matched = 0;
     for (size_t i = 0; i < nall; i++)
-        if (!o.filter || strstr(all[i]->name, o.filter))
-            sel[nsel++] = all[i];
+        if (!o.filter || strstr(all[i]->name, o.filter)) {
+            /* lit's --run-shard: every N-th case of the selection, from I */
+            if (matched++ % shard_n == shard_i - 1)
+                sel[nsel++] = all[i];
+        }
+    if (o.filter && !matched) {
+        fprintf(stderr, "ptxi test: --filter %s: no case name contains it (%zu case%s read)\n", o.filter, nall,
+                nall == 1 ? "" : "s");
+        rc = 1;
+        goto freeall;
+    }
 
     size_t nthreads = (size_t)o.jobs;
     if (nthreads > nsel)
@@ -1224,47 +1303,99 @@ int cmd_test(int argc, char **argv)
     if (nthreads > 1)
         co.jobs = 1;   /* parallel over cases, not inside one */
     test_job j = {.cases = sel, .n = nsel, .o = &co};
-    j.outs = calloc(nsel ? nsel : 1, sizeof *j.outs);
-    j.fails = calloc(nsel ? nsel : 1, sizeof *j.fails);
+    j.res = calloc(nsel ? nsel : 1, sizeof *j.res);
+    j.secs = calloc(nsel ? nsel : 1, sizeof *j.secs);
     j.done = calloc(nsel ? nsel : 1, sizeof *j.done);
-    if (!j.outs || !j.fails || !j.done)
+    j.ran = calloc(nsel ? nsel : 1, sizeof *j.ran);
+    test_worker_arg *wa = calloc(nthreads, sizeof *wa);
+    if (!j.res || !j.secs || !j.done || !j.ran || !wa)
         exit(3);
     pthread_mutex_init(&j.mu, NULL);
     pthread_cond_init(&j.cv, NULL);
+    limits_start((int)nthreads);
+    progress_tty = isatty(2);
+    double t0 = now_s();
+    /* Workers always run on threads of their own, so that each result is
+     * printed as soon as it and every case before it are done. */
     pthread_t *th = calloc(nthreads, sizeof *th);
     size_t started = 0;
-    if (nthreads > 1)
-        for (; started < nthreads; started++)
-            if (pthread_create(&th[started], NULL, test_worker, &j))
-                break;
-    if (!started)
-        test_worker(&j);
-    size_t passed = 0, failed = nfiles_bad;
+    for (; th && started < nthreads; started++) {
+        wa[started].j = &j;
+        wa[started].slot = (int)started;
+        if (pthread_create(&th[started], NULL, test_worker, &wa[started]))
+            break;
+    }
+    if (!started) {
+        wa[0].j = &j;
+        test_worker(&wa[0]);
+    }
+    size_t passed = 0, failed = nfiles_bad, notrun = 0;
     for (size_t i = 0; i < nsel; i++) {
         pthread_mutex_lock(&j.mu);
-        while (!j.done[i])
-            pthread_cond_wait(&j.cv, &j.mu);
+        while (!j.done[i]) {
+            if (progress_tty) {
+                struct timespec ts;
+                clock_gettime(CLOCK_REALTIME, &ts);
+                ts.tv_nsec += 250 * 1000 * 1000;
+                if (ts.tv_nsec >= 1000000000) {
+                    ts.tv_sec++;
+                    ts.tv_nsec -= 1000000000;
+                }
+                pthread_cond_timedwait(&j.cv, &j.mu, &ts);
+                if (!j.done[i]) {
+                    pthread_mutex_unlock(&j.mu);
+                    progress_show(i, nsel, 0);
+                    pthread_mutex_lock(&j.mu);
+                }
+            } else {
+                pthread_cond_wait(&j.cv, &j.mu);
+            }
+        }
         pthread_mutex_unlock(&j.mu);
-        if (j.fails[i])
+        progress_clear();
+        if (!j.ran[i]) {
+            notrun++;
+            continue;
+        }
+        if (j.res[i].failed)
             failed++;
         else
             passed++;
-        if (j.outs[i].len && (!o.quiet || j.fails[i]))
-            fwrite(j.outs[i].buf, 1, j.outs[i].len, stdout);
+        if (j.res[i].text.len && (!o.quiet || j.res[i].failed))
+            print_verdict(sel[i], &j.res[i]);
         fflush(stdout);
-        free(j.outs[i].buf);
-        j.outs[i].buf = NULL;
     }
     for (size_t t = 0; t < started; t++)
         pthread_join(th[t], NULL);
+    limits_stop();
+    double total = now_s() - t0;
+    if (junit && write_junit(junit, sel, j.res, j.secs, j.ran, nsel, total)) {
+        fprintf(stderr, "ptxi test: --junit %s: cannot write: %s\n", junit, strerror(errno));
+        failed++;
+    }
+    if (notrun) {
+        printf("interrupted (Ctrl-C): %zu case%s not run:", notrun, notrun == 1 ? "" : "s");
+        size_t shown = 0;
+        for (size_t i = 0; i < nsel && shown < 10; i++)
+            if (!j.ran[i]) {
+                printf(" %s", sel[i]->name);
+                shown++;
+            }
+        printf("%s\n", notrun > shown ? " ..." : "");
+    }
     printf("%zu passed, %zu failed\n", passed, failed);
-    rc = failed ? 1 : 0;
+    rc = sigint_seen ? 130 : failed ? 1 : 0;
+    for (size_t i = 0; i < nsel; i++)
+        launch_outcome_free(&j.res[i]);
     free(th);
-    free(j.outs);
-    free(j.fails);
+    free(wa);
+    free(j.res);
+    free(j.secs);
     free(j.done);
+    free(j.ran);
     pthread_mutex_destroy(&j.mu);
     pthread_cond_destroy(&j.cv);
+freeall:
     for (size_t f = 0; f < files.n; f++)
         launch_free_all(owners[f], owner_n[f]);
     free(owners);
@@ -1276,6 +1407,6 @@ out:
         free(files.v[i]);
     free(files.v);
     free_dumps(&o);
-    modules_free();
+    launch_modules_free();
     return rc;
 }

@@ -13,7 +13,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "cli/launch.h"
+#include "launch/launch.h"
 #include "interp/interp.h"
 
 enum { DBG_IDLE = 0, DBG_STOPPED, DBG_FINISHED };   /* not started / paused mid-run / ended */

@@ -1523,8 +1523,9 @@ static int exec_vprintf(X *x, uint32_t exec)
             if (k > 0) o += (size_t)k < sizeof out - o ? (size_t)k : sizeof out - o - 1;
         }
         pthread_mutex_lock(&mu);
-        fwrite(out, 1, o, stdout);
-        fflush(stdout);
+        FILE *pf = x->c->plan->launch.printf_out ? x->c->plan->launch.printf_out : stdout;
+        fwrite(out, 1, o, pf);
+        fflush(pf);
         pthread_mutex_unlock(&mu);
         /* return value: the argument count, like the device printf */
         const ir_operand *rets = &x->in->opd[0];

@@ -46,6 +46,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include "ir/ir.h"
 #include "memory/mem.h"
 
@@ -63,8 +64,12 @@ enum {
     INTERP_UNSUPPORTED,  /* an instruction ptxi does not execute (mma, tex, ...) */
     INTERP_TRAP,         /* trap / brkpt executed */
     INTERP_LAUNCH_ERROR, /* bad launch: shape, shared memory size, params */
-    INTERP_STEP_LIMIT    /* interp_launch.max_steps exceeded */
+    INTERP_STEP_LIMIT,   /* interp_launch.max_steps exceeded */
+    INTERP_INTERRUPTED   /* *interp_launch.stop became non-zero (time limit, Ctrl-C) */
 };
+
+/* Values of *interp_launch.stop. */
+enum { INTERP_STOP_NONE = 0, INTERP_STOP_SIGNAL, INTERP_STOP_TIMEOUT, INTERP_STOP_REQUEST };
 
 typedef struct interp_launch {
     const ir_module *mod;
@@ -80,6 +85,14 @@ typedef struct interp_launch {
     uint64_t seed;                           /* for INTERP_COMPLETE_RANDOM */
     /* Optional (0 = default). */
     uint64_t max_steps;                      /* warp instructions in all; 0 = unlimited */
+    /* Polled between warp turns (every IP_QUANTUM instructions at most):
+     * once non-zero (INTERP_STOP_*, which the message names), the run ends
+     * with INTERP_INTERRUPTED.  Set it from a signal handler or a watchdog
+     * thread; NULL = never. */
+    const volatile int *stop;
+    uint64_t *progress;                      /* clusters started so far, for a
+                                                progress display; NULL = none */
+    FILE *printf_out;                        /* device printf; NULL = stdout */
 } interp_launch;
 
 typedef struct interp_result {

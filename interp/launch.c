@@ -188,6 +188,20 @@ ip_plan *ip_plan_new(const interp_launch *l)
         snprintf(p->err, sizeof p->err, "%s is not a kernel entry of the module", l->entry->name);
         return p;
     }
+    /* CUDA's limits (cudaDeviceProp maxGridSize / maxThreadsDim on sm_90) */
+    static const uint32_t grid_max[3] = {2147483647u, 65535, 65535}, block_max[3] = {1024, 1024, 64};
+    for (int d = 0; d < 3; d++) {
+        if (l->grid[d] > grid_max[d]) {
+            snprintf(p->err, sizeof p->err, "grid (%u,%u,%u): %c = %u is above CUDA's limit of %u CTAs",
+                     l->grid[0], l->grid[1], l->grid[2], "xyz"[d], l->grid[d], grid_max[d]);
+            return p;
+        }
+        if (l->block[d] > block_max[d]) {
+            snprintf(p->err, sizeof p->err, "block (%u,%u,%u): %c = %u is above CUDA's limit of %u threads",
+                     l->block[0], l->block[1], l->block[2], "xyz"[d], l->block[d], block_max[d]);
+            return p;
+        }
+    }
     uint64_t nthreads = (uint64_t)l->block[0] * l->block[1] * l->block[2];
     if (nthreads == 0 || nthreads > 1024 || l->block[2] > 64) {
         snprintf(p->err, sizeof p->err, "block (%u,%u,%u) is not a valid CTA shape (1..1024 threads, z <= 64)",

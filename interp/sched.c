@@ -102,6 +102,58 @@ static size_t who(const interp_ctx *c, const ip_warp *w, int lane, char *buf, si
     return at;
 }
 
+static const char *state_name(int st);
+
+/* Where every warp of the resident cluster is, for a run stopped from
+ * outside its own logic (step limit, time limit, Ctrl-C): the count of
+ * instructions, then one line per group of a warp's lanes at the same
+ * place in the same state.  Stops short of the buffer's end with a count
+ * of the warps left out. */
+static size_t warp_report(interp_ctx *c, char *buf, size_t len, size_t at)
+{
+    at = append(buf, len, at, "\n  after %llu warp instructions (cluster %llu of %llu); every warp:",
+                (unsigned long long)c->steps, (unsigned long long)c->cl.index + 1,
+                (unsigned long long)c->plan->nclusters);
+    if (!c->have_cl)
+        return append(buf, len, at, "\n  (no cluster resident)");
+    ip_cluster *cl = &c->cl;
+    int total = 0, shown = 0;
+    for (int i = 0; i < cl->ncta; i++)
+        total += cl->ctas[i].nwarps;
+    for (int i = 0; i < cl->ncta; i++) {
+        ip_cta *t = &cl->ctas[i];
+        for (int wi = 0; wi < t->nwarps; wi++, shown++) {
+            if (at + 400 >= len) {
+                return append(buf, len, at, "\n  ... and %d more warps", total - shown);
+            }
+            ip_warp *w = &t->warps[wi];
+            uint32_t done = w->exited | ~w->valid;
+            if (done == 0xffffffffu) {
+                at = append(buf, len, at, "\n  CTA (%u,%u,%u) warp %d: exited", t->ctaid[0], t->ctaid[1],
+                            t->ctaid[2], w->id);
+                continue;
+            }
+            while (done != 0xffffffffu) {
+                int l0 = __builtin_ctz(~done);
+                uint32_t grp = 0;
+                for (int ln = l0; ln < w->nlanes; ln++)
+                    if (!(done >> ln & 1) && w->st[ln] == w->st[l0] && w->pc[ln] == w->pc[l0] &&
+                        w->fr[ln] == w->fr[l0] && (w->polling >> ln & 1) == (w->polling >> l0 & 1))
+                        grp |= 1u << ln;
+                if (!grp)
+                    break;
+                done |= grp;
+                int st = (w->polling >> l0 & 1) ? INTERP_T_MBAR_POLL : w->st[l0];
+                char where[400];
+                interp_where(c, w->frames[w->fr[l0]].func, w->pc[l0], where, sizeof where);
+                at = append(buf, len, at, "\n  CTA (%u,%u,%u) warp %d lanes 0x%08x: %s at %s", t->ctaid[0],
+                            t->ctaid[1], t->ctaid[2], w->id, grp, state_name(st), where);
+            }
+        }
+    }
+    return at;
+}
+
 int ip_error(interp_ctx *c, int status, const ip_warp *w, int lane, int func, uint32_t pc,
              const char *fmt, ...)
 {
@@ -110,7 +162,7 @@ int ip_error(interp_ctx *c, int status, const ip_warp *w, int lane, int func, ui
     char *buf = c->res.msg;
     size_t len = sizeof c->res.msg, at = 0;
     static const char *const kind[] = { "ok", "fault", "deadlock", "not supported", "trap",
-                                        "launch error", "step limit" };
+                                        "launch error", "step limit", "interrupted" };
     at = append(buf, len, at, "%s: ", kind[status]);
     va_list ap;
     va_start(ap, fmt);
@@ -127,6 +179,8 @@ int ip_error(interp_ctx *c, int status, const ip_warp *w, int lane, int func, ui
         interp_where(c, func, pc, where, sizeof where);
         at = append(buf, len, at, "\n  at %s", where);
     }
+    if (status == INTERP_STEP_LIMIT || status == INTERP_INTERRUPTED)
+        at = warp_report(c, buf, len, at);
     c->res.status = status;
     c->err_cluster = c->cl.index;
     c->finished = true;
@@ -424,6 +478,8 @@ static bool start_next_cluster(interp_ctx *c)
     }
     if (idx >= c->plan->nclusters)
         return false;
+    if (c->plan->launch.progress)
+        __atomic_fetch_add(c->plan->launch.progress, 1, __ATOMIC_RELAXED);
     if (!ip_cluster_start(c, idx)) {
         ip_error(c, INTERP_LAUNCH_ERROR, NULL, 0, -1, 0, "out of memory creating cluster %llu",
                  (unsigned long long)idx);
@@ -579,6 +635,13 @@ static int sched_step(interp_ctx *c, interp_event *ev)
 {
     if (c->finished)
         return finish_event(c, ev);
+    if (c->plan->launch.stop && *c->plan->launch.stop) {
+        int why = *c->plan->launch.stop;
+        ip_error(c, INTERP_INTERRUPTED, NULL, 0, -1, 0, "%s",
+                 why == INTERP_STOP_SIGNAL ? "interrupt signal (Ctrl-C)"
+                 : why == INTERP_STOP_TIMEOUT ? "time limit reached" : "stopped by request");
+        return finish_event(c, ev);
+    }
     if (!c->have_cl) {
         if (c->plan->err[0]) {
             ip_error(c, INTERP_LAUNCH_ERROR, NULL, 0, -1, 0, "%s", c->plan->err);

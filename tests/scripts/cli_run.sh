@@ -30,12 +30,12 @@ S=samples
 SAXPY="$S/saxpy.ptx --kernel saxpy --grid 4 --block 256 --buffer x:4000:file=$S/data/saxpy_x.bin
  --buffer y:4000:file=$S/data/saxpy_y.bin --param s32:1000 --param f32:2 --param ptr:x --param ptr:y"
 
-expect samples 0 "PASS saxpy
-PASS tma_tile2d
-PASS tma_tile2d_edge
+expect samples 0 "PASS samples/saxpy.json :: saxpy
+PASS samples/tma_tile2d.json :: tma_tile2d
+PASS samples/tma_tile2d_edge.json :: tma_tile2d_edge
 3 passed, 0 failed" -- "$PTXI" test $S
 expect sample_run 0 "PASS tma_tile2d" -- "$PTXI" run $S/tma_tile2d.json
-expect filter 0 "PASS tma_tile2d_edge
+expect filter 0 "PASS samples/tma_tile2d_edge.json :: tma_tile2d_edge
 1 passed, 0 failed" -- "$PTXI" test --filter edge $S
 expect quiet 0 "3 passed, 0 failed" -- "$PTXI" test -q $S
 # ptxas takes the mbarrier operand of a tensor load bare (`%r7`, not
@@ -47,9 +47,9 @@ if grep -q '}\], %r7;' "$T/bare/tma_tile2d.ptx"; then
     expect bare_mbar_operand 0 "PASS tma_tile2d" -- "$PTXI" run "$T/bare/tma_tile2d.json"
 else bad bare_mbar_operand "the sed did not rewrite the sample's mbarrier operand"; fi
 for pol in eager deferred random random:7; do
-    expect "complete_$pol" 0 "PASS saxpy
-PASS tma_tile2d
-PASS tma_tile2d_edge
+    expect "complete_$pol" 0 "PASS samples/saxpy.json :: saxpy
+PASS samples/tma_tile2d.json :: tma_tile2d
+PASS samples/tma_tile2d_edge.json :: tma_tile2d_edge
 3 passed, 0 failed" -- "$PTXI" test -j 2 --complete=$pol $S
 done
 expect run_j2 0 "PASS saxpy" -- "$PTXI" run -j 2 $S/saxpy.json
@@ -85,7 +85,7 @@ mkdir -p "$T/suite" && cp -r $S/* "$T/suite/"
 printf 'stale' > "$T/suite/expected/saxpy.y.bin"
 rm -f "$T/suite/expected/tma_tile2d.dst.bin"
 contains update_fails_before 1 "1 passed, 2 failed" -- "$PTXI" test -q "$T/suite"
-contains update_writes 0 "PASS saxpy (updated 1 expected file)" -- "$PTXI" test --update "$T/suite"
+contains update_writes 0 ":: saxpy (updated 1 expected file)" -- "$PTXI" test --update "$T/suite"
 expect update_then_passes 0 "3 passed, 0 failed" -- "$PTXI" test -q "$T/suite"
 if cmp -s "$T/suite/expected/tma_tile2d.dst.bin" $S/expected/tma_tile2d.dst.bin; then ok update_bytes; else bad update_bytes "rewritten file differs"; fi
 

@@ -8,8 +8,8 @@
  */
 #include <jansson.h>
 #include "tests/unit/check.h"
-#include "cli/launch.c"
-#include "cli/npy.c"
+#include "launch/launch.c"
+#include "launch/npy.c"
 
 static void test_hash32(void)
 {
@@ -62,7 +62,7 @@ static const char GOOD[] =
     "\"tensor_maps\":[{\"name\":\"tm\",\"encode\":\"tiled\",\"data_type\":\"FLOAT32\",\"rank\":2,"
     "\"global_address\":{\"buffer\":\"b\",\"offset\":0},\"global_dim\":[32,32],\"global_strides\":[128],"
     "\"box_dim\":[16,8],\"element_strides\":[1,1],\"interleave\":\"NONE\",\"swizzle\":\"NONE\","
-    "\"l2_promotion\":\"NONE\",\"oob_fill\":\"NONE\",\"future_key\":1}],"
+    "\"l2_promotion\":\"NONE\",\"oob_fill\":\"NONE\",\"x-future_key\":1}],"
     "\"params\":[{\"pointer\":\"a\",\"offset\":4},{\"u16\":65535},{\"tensor_map\":\"tm\"},{\"s8\":-2},{\"f32\":1.5}],"
     "\"expect\":{\"encode\":[{\"tensor_map\":\"tm\",\"status\":\"CUDA_SUCCESS\"}],"
     "\"buffers\":[{\"name\":\"b\",\"file\":\"b.bin\",\"ignore\":[[0,4]]}]}}";

@@ -8,7 +8,7 @@
  * The CLI is not part of libptxi.a: cli/launch.c is compiled in. */
 #include <jansson.h>
 #include "tests/unit/check.h"
-#include "cli/launch.c"
+#include "launch/launch.c"
 
 static const char PTX[] =
     ".version 8.0\n.target sm_90a\n.address_size 64\n"

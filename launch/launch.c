@@ -20,7 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <jansson.h>
-#include "cli/launch.h"
+#include "launch/launch.h"
+#include "interp/interp.h"
 
 typedef struct {
     char *buf;
@@ -194,6 +195,33 @@ static int get_enum(errbuf *e, const json_t *o, const char *path, const char *ke
     return 0;
 }
 
+/* FORMAT.md: a key a reader does not know is an error naming its JSON path
+ * (a typo such as "expects" must never turn into a silent pass); keys that
+ * begin with "x-" are extensions or comments and are skipped.  `known` is
+ * NULL-terminated. */
+static int check_keys(errbuf *e, const json_t *o, const char *path, const char *const *known)
+{
+    const char *key;
+    json_t *v;
+    json_object_foreach((json_t *)o, key, v) {
+        if (!strncmp(key, "x-", 2))
+            continue;
+        bool ok = false;
+        for (const char *const *k = known; *k && !ok; k++)
+            ok = !strcmp(*k, key);
+        if (ok)
+            continue;
+        char p[256], list[512];
+        size_t at = 0;
+        list[0] = 0;
+        for (const char *const *k = known; *k && at + 1 < sizeof list; k++)
+            at += (size_t)snprintf(list + at, sizeof list - at, "%s%s", k == known ? "" : ", ", *k);
+        return fail(e, kp(p, sizeof p, path, key), "unknown key \"%s\" (known here: %s; keys beginning "
+                    "\"x-\" are ignored)", key, list);
+    }
+    return 0;
+}
+
 /* ---- the launch object ----------------------------------------------------- */
 
 static int find_buffer_index(const launch_case *c, const char *name)
@@ -248,6 +276,9 @@ static int read_buffers(errbuf *e, const json_t *o, launch_case *c)
         lb->align = 256;
         if (!json_is_object(b))
             return fail(e, p, "expected an object, got %s", jtype(b));
+        static const char *const bkeys[] = {"name", "bytes", "align", "init", NULL};
+        if (check_keys(e, b, p, bkeys))
+            return -1;
         const char *name = NULL;
         long long bytes = 0, align = 256;
         if (get_str(e, b, p, "name", true, &name) ||
@@ -267,6 +298,11 @@ static int read_buffers(errbuf *e, const json_t *o, launch_case *c)
         kp(q, sizeof q, p, "init");
         if (!json_is_object(init))
             return fail(e, q, "expected an object, got %s", jtype(init));
+        static const char *const ikeys[] = {"fill", "hash32", "file", "tensor_maps", NULL};
+        if (check_keys(e, init, q, ikeys))
+            return -1;
+        if (json_object_size(init) > 1)
+            return fail(e, q, "expected exactly one of the keys \"fill\", \"hash32\", \"file\", \"tensor_maps\"");
         long long v = 0;
         const char *file = NULL;
         if (json_object_get(init, "fill")) {
@@ -322,6 +358,13 @@ static int read_tmap(errbuf *e, const json_t *t, const char *p, launch_case *c, 
     long long v[5], rank = 0, x = 0;
     if (!json_is_object(t))
         return fail(e, p, "expected an object, got %s", jtype(t));
+    static const char *const tkeys[] = {
+        "name", "encode", "data_type", "rank", "global_address", "global_dim", "global_strides", "box_dim",
+        "pixel_box_lower_corner", "pixel_box_upper_corner", "pixel_box_lower_corner_width",
+        "pixel_box_upper_corner_width", "channels_per_pixel", "pixels_per_column", "mode",
+        "element_strides", "interleave", "swizzle", "l2_promotion", "oob_fill", NULL};
+    if (check_keys(e, t, p, tkeys))
+        return -1;
     if (get_str(e, t, p, "name", true, &name))
         return -1;
     if (find_tmap_index(c, name) >= 0)
@@ -608,6 +651,9 @@ static int read_param(errbuf *e, const json_t *v, const char *p, bool in_struct,
                     first ? " \"" : "", first ? first : "", first ? "\"" : "", in_struct ? ", pad" : "");
     }
     lp->kind = scalar_kinds[k].kind;
+    const char *pkeys[] = {scalar_kinds[k].key, lp->kind == LAUNCH_P_POINTER ? "offset" : NULL, NULL};
+    if (check_keys(e, v, p, pkeys))
+        return -1;
     kp(q, sizeof q, p, scalar_kinds[k].key);
     val = json_object_get(v, scalar_kinds[k].key);
     if (lp->kind == LAUNCH_P_TMAP || lp->kind == LAUNCH_P_POINTER) {
@@ -664,6 +710,54 @@ static int status_value(errbuf *e, const char *p, const json_t *v, int *out)
     return 0;
 }
 
+/* expect.launch: how the launch must stop.  A string is a CUDA error name
+ * ("CUDA_ERROR_ILLEGAL_ADDRESS": any fault, trap or launch error, the name
+ * informative) or a kind of stop; an object {"stop": KIND, "message": SUB}
+ * also asks for SUB in the report. */
+static const struct { const char *name; int stop; } stop_kinds[] = {
+    {"fault", INTERP_FAULT}, {"deadlock", INTERP_DEADLOCK}, {"trap", INTERP_TRAP},
+    {"step_limit", INTERP_STEP_LIMIT}, {"launch_error", INTERP_LAUNCH_ERROR},
+    {"unsupported", INTERP_UNSUPPORTED}, {"race", LAUNCH_STOP_RACE},
+};
+
+static int stop_kind(errbuf *e, const char *p, const json_t *v, launch_case *c)
+{
+    if (!json_is_string(v))
+        return fail(e, p, "expected a kind of stop (fault, deadlock, race, trap, step_limit, launch_error, "
+                    "unsupported) or a CUDA error name such as \"CUDA_ERROR_ILLEGAL_ADDRESS\", got %s", jtype(v));
+    const char *s = json_string_value(v);
+    c->expect_launch = xstrdup(s);
+    if (!strncmp(s, "CUDA_ERROR_", 11)) {
+        c->expect_stop = LAUNCH_STOP_ANY_FAULT;
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof stop_kinds / sizeof stop_kinds[0]; i++)
+        if (!strcmp(s, stop_kinds[i].name)) {
+            c->expect_stop = stop_kinds[i].stop;
+            return 0;
+        }
+    return fail(e, p, "unknown kind of stop \"%s\" (one of fault, deadlock, race, trap, step_limit, "
+                "launch_error, unsupported, or a CUDA_ERROR_* name)", s);
+}
+
+static int read_expect_launch(errbuf *e, const json_t *la, launch_case *c)
+{
+    if (!json_is_object(la))
+        return stop_kind(e, "expect.launch", la, c);
+    static const char *const lkeys[] = {"stop", "message", NULL};
+    const char *msg = NULL;
+    if (check_keys(e, la, "expect.launch", lkeys) || get_str(e, la, "expect.launch", "message", false, &msg))
+        return -1;
+    const json_t *st = json_object_get(la, "stop");
+    if (!st)
+        return fail(e, "expect.launch", "missing required key \"stop\"");
+    if (stop_kind(e, "expect.launch.stop", st, c))
+        return -1;
+    if (msg)
+        c->expect_message = xstrdup(msg);
+    return 0;
+}
+
 static int read_expect(errbuf *e, const json_t *o, launch_case *c)
 {
     c->expect_encode = xcalloc(c->ntmaps, sizeof *c->expect_encode);
@@ -674,6 +768,9 @@ static int read_expect(errbuf *e, const json_t *o, launch_case *c)
         return 0;
     if (!json_is_object(ex))
         return fail(e, "expect", "expected an object, got %s", jtype(ex));
+    static const char *const ekeys[] = {"encode", "buffers", "launch", NULL};
+    if (check_keys(e, ex, "expect", ekeys))
+        return -1;
 
     const json_t *enc = json_object_get(ex, "encode");
     if (enc) {
@@ -686,6 +783,9 @@ static int read_expect(errbuf *e, const json_t *o, launch_case *c)
             ip(p, sizeof p, "expect.encode", i);
             if (!json_is_object(x))
                 return fail(e, p, "expected an object, got %s", jtype(x));
+            static const char *const nkeys[] = {"tensor_map", "status", NULL};
+            if (check_keys(e, x, p, nkeys))
+                return -1;
             if (get_str(e, x, p, "tensor_map", true, &tm))
                 return -1;
             int k = find_tmap_index(c, tm);
@@ -713,6 +813,9 @@ static int read_expect(errbuf *e, const json_t *o, launch_case *c)
             ip(p, sizeof p, "expect.buffers", i);
             if (!json_is_object(x))
                 return fail(e, p, "expected an object, got %s", jtype(x));
+            static const char *const xkeys[] = {"name", "file", "ignore", NULL};
+            if (check_keys(e, x, p, xkeys))
+                return -1;
             if (get_str(e, x, p, "name", true, &name) || get_str(e, x, p, "file", false, &file))
                 return -1;
             if (find_buffer_index(c, name) < 0)
@@ -749,12 +852,8 @@ static int read_expect(errbuf *e, const json_t *o, launch_case *c)
     }
 
     const json_t *la = json_object_get(ex, "launch");
-    if (la) {
-        if (!json_is_string(la))
-            return fail(e, "expect.launch", "expected a string such as \"CUDA_ERROR_ILLEGAL_ADDRESS\", got %s",
-                        jtype(la));
-        c->expect_launch = xstrdup(json_string_value(la));
-    }
+    if (la)
+        return read_expect_launch(e, la, c);
     return 0;
 }
 
@@ -768,6 +867,11 @@ int launch_from_json(const json_t *o, const char *dir, const char *origin, launc
     c->cluster[0] = c->cluster[1] = c->cluster[2] = 1;
     if (!json_is_object(o))
         return fail(&e, "", "expected a launch object {...}, got %s", jtype(o));
+    static const char *const keys[] = {"format", "name", "description", "ptx", "kernel", "grid", "block",
+                                       "cluster", "dynamic_shared_bytes", "buffers", "tensor_maps", "params",
+                                       "expect", NULL};
+    if (check_keys(&e, o, "", keys))
+        return -1;
     const char *fmt = NULL, *name = NULL, *ptx = NULL, *kernel = NULL;
     long long smem = 0;
     if (get_str(&e, o, "", "format", false, &fmt))
@@ -808,6 +912,7 @@ void launch_free(launch_case *c)
         launch_buffer *b = &c->buffers[i];
         free(b->name);
         free(b->file);
+        free(b->data);
         for (size_t k = 0; k < b->ntmaps; k++)
             free(b->tmaps[k]);
         free(b->tmaps);
@@ -830,6 +935,8 @@ void launch_free(launch_case *c)
     }
     free(c->expect_bufs);
     free(c->expect_launch);
+    free(c->expect_message);
+    free(c->broken);
     memset(c, 0, sizeof *c);
 }
 
@@ -892,7 +999,20 @@ static bool ends_with(const char *s, const char *suf)
     return a >= b && !strcmp(s + a - b, suf);
 }
 
-int launch_read_file(const char *path, launch_case **cases, size_t *n, char *err, size_t errlen)
+/* A case that could not be read: it keeps its line's name (when the line
+ * parses as JSON and has one) and the reason, and fails alone. */
+static void broken_case(launch_case *c, const json_t *o, const char *dir, const char *origin, const char *why)
+{
+    launch_free(c);
+    memset(c, 0, sizeof *c);
+    const json_t *nm = o ? json_object_get(o, "name") : NULL;
+    c->name = xstrdup(json_is_string(nm) ? json_string_value(nm) : origin);
+    c->origin = xstrdup(origin);
+    c->dir = xstrdup(dir);
+    c->broken = xstrdup(why);
+}
+
+int launch_read_file_all(const char *path, launch_case **cases, size_t *n, char *err, size_t errlen)
 {
     *cases = NULL;
     *n = 0;
@@ -923,17 +1043,12 @@ int launch_read_file(const char *path, launch_case **cases, size_t *n, char *err
         }
         json_error_t je;
         json_t *o = json_loadb((const char *)text + pos, end - pos, JSON_REJECT_DUPLICATES, &je);
-        if (!o) {
-            snprintf(err, errlen, "%s:%d:%d: JSON error: %s", path, jsonl ? (int)line : je.line,
-                     je.column, je.text);
-            rc = -1;
-            break;
-        }
         if (*n == cap) {
             cap = cap ? cap * 2 : 16;
             launch_case *nc = realloc(*cases, cap * sizeof **cases);
             if (!nc) {
-                json_decref(o);
+                if (o)
+                    json_decref(o);
                 snprintf(err, errlen, "%s: out of memory", path);
                 rc = -1;
                 break;
@@ -945,15 +1060,23 @@ int launch_read_file(const char *path, launch_case **cases, size_t *n, char *err
             snprintf(origin, sizeof origin, "%s:%u", path, line);
         else
             snprintf(origin, sizeof origin, "%s", path);
-        char why[1024];
-        int r = launch_from_json(o, dir, origin, &(*cases)[*n], why, sizeof why);
-        (*n)++;
-        json_decref(o);
-        if (r) {
-            snprintf(err, errlen, "%s: %s", origin, why);
-            rc = -1;
-            break;
+        char why[1024], full[5400];
+        if (!o) {
+            memset(&(*cases)[*n], 0, sizeof **cases);
+            snprintf(full, sizeof full, "%s:%d:%d: JSON error: %s", path, jsonl ? (int)line : je.line,
+                     je.column, je.text);
+            broken_case(&(*cases)[(*n)++], NULL, dir, origin, full);
+        } else {
+            int r = launch_from_json(o, dir, origin, &(*cases)[*n], why, sizeof why);
+            if (r) {
+                snprintf(full, sizeof full, "%s: %s", origin, why);
+                broken_case(&(*cases)[*n], o, dir, origin, full);
+            }
+            (*n)++;
+            json_decref(o);
         }
+        if (!jsonl)
+            break;
         pos = end + 1;
         line++;
     }
@@ -968,6 +1091,21 @@ int launch_read_file(const char *path, launch_case **cases, size_t *n, char *err
         return -1;
     }
     return rc;
+}
+
+int launch_read_file(const char *path, launch_case **cases, size_t *n, char *err, size_t errlen)
+{
+    if (launch_read_file_all(path, cases, n, err, errlen))
+        return -1;
+    for (size_t i = 0; i < *n; i++)
+        if ((*cases)[i].broken) {
+            snprintf(err, errlen, "%s", (*cases)[i].broken);
+            launch_free_all(*cases, *n);
+            *cases = NULL;
+            *n = 0;
+            return -1;
+        }
+    return 0;
 }
 
 bool launch_file_is_launch(const char *path)
@@ -1064,6 +1202,10 @@ int launch_setup(launch_case *c, mem_global *g, char *err, size_t errlen)
             free(d);
             break;
         }
+        case LAUNCH_INIT_DATA:
+            if (b->bytes)
+                memcpy(h, b->data, b->bytes);
+            break;
         default:
             break;
         }
@@ -1338,4 +1480,56 @@ uint64_t launch_compare(const launch_case *c, const launch_expect_buf *e, const 
         tensor_coords(c, e->name, first, out);
     }
     return ndiff;
+}
+
+int launch_add_json(launch_case *c, const char *section, const char *json, char *err, size_t errlen)
+{
+    errbuf e = {err, errlen};
+    json_error_t je;
+    json_t *o = json_loads(json, JSON_REJECT_DUPLICATES, &je);
+    if (!o)
+        return fail(&e, section, "JSON error at column %d: %s", je.column, je.text);
+    char p[64];
+    int r = -1;
+    if (!strcmp(section, "tensor_maps")) {
+        launch_tmap *nt = realloc(c->tmaps, (c->ntmaps + 1) * sizeof *nt);
+        int *ne = realloc(c->expect_encode, (c->ntmaps + 1) * sizeof *ne);
+        if (nt)
+            c->tmaps = nt;
+        if (ne)
+            c->expect_encode = ne;
+        if (nt && ne) {
+            memset(&c->tmaps[c->ntmaps], 0, sizeof *nt);
+            c->expect_encode[c->ntmaps] = -1;
+            ip(p, sizeof p, "tensor_maps", c->ntmaps);
+            c->ntmaps++;   /* so launch_free sees a partly read map */
+            r = read_tmap(&e, o, p, c, &c->tmaps[c->ntmaps - 1]);
+            if (r) {
+                launch_tmap *m = &c->tmaps[--c->ntmaps];
+                free(m->name);
+                free(m->buffer);
+            }
+        } else {
+            fail(&e, section, "out of memory");
+        }
+    } else if (!strcmp(section, "params")) {
+        launch_param *np = realloc(c->params, (c->nparams + 1) * sizeof *np);
+        if (np) {
+            c->params = np;
+            memset(&c->params[c->nparams], 0, sizeof *np);
+            ip(p, sizeof p, "params", c->nparams);
+            r = read_param(&e, o, p, false, c, &c->params[c->nparams]);
+            if (r)
+                launch_param_free(&c->params[c->nparams]);
+            else
+                c->nparams++;
+            c->has_params = true;
+        } else {
+            fail(&e, section, "out of memory");
+        }
+    } else {
+        fail(&e, section, "not a section that can be added to");
+    }
+    json_decref(o);
+    return r;
 }

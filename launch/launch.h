@@ -3,7 +3,8 @@
  * A launch_case is one launch object, read and checked for shape (every key
  * path in an error message, e.g. "tensor_maps[2].box_dim: ...") but not yet
  * run.  Running one takes four steps, each a function below, so that
- * `ptxi run`, `ptxi test`, `ptxi debug` and the unit tests share them:
+ * `ptxi run`, `ptxi test`, `ptxi debug`, the public API (ptxi.h) and the
+ * unit tests share them:
  *
  *   launch_setup()        allocate and initialise the buffers in global
  *                         memory, encode the tensor maps (their statuses are
@@ -12,7 +13,7 @@
  *   launch_build_params() lay the parameters out as the entry's .param list
  *                         declares them (count, size and pointer alignment
  *                         checked, with the parameter named);
- *   (the interpreter runs the kernel: cli/cmd_run.c)
+ *   (the interpreter runs the kernel: launch_run_case, launch/run.c)
  *   launch_check_buffer() compare a buffer with its expected file, printing
  *                         the first differences, in tensor coordinates when a
  *                         tensor map of the case describes that buffer.
@@ -20,8 +21,8 @@
  * Cases built from the command line (`ptxi run k.ptx --buffer ...`) fill the
  * same structure by hand.  Everything a case owns is freed by launch_free().
  */
-#ifndef PTXI_CLI_LAUNCH_H
-#define PTXI_CLI_LAUNCH_H
+#ifndef PTXI_LAUNCH_H
+#define PTXI_LAUNCH_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -31,7 +32,8 @@
 #include "tma/tma.h"
 #include "ir/ir.h"
 
-enum { LAUNCH_INIT_ZERO = 0, LAUNCH_INIT_FILL, LAUNCH_INIT_HASH32, LAUNCH_INIT_FILE, LAUNCH_INIT_TMAPS };
+enum { LAUNCH_INIT_ZERO = 0, LAUNCH_INIT_FILL, LAUNCH_INIT_HASH32, LAUNCH_INIT_FILE, LAUNCH_INIT_TMAPS,
+       LAUNCH_INIT_DATA   /* bytes given by a program (the public API): `data` */ };
 
 typedef struct launch_buffer {
     char *name;
@@ -41,6 +43,7 @@ typedef struct launch_buffer {
     char *file;            /* LAUNCH_INIT_FILE: resolved path */
     char **tmaps;          /* LAUNCH_INIT_TMAPS: map names */
     size_t ntmaps;
+    uint8_t *data;         /* LAUNCH_INIT_DATA: `bytes` bytes, owned */
     uint64_t addr;         /* device address once allocated */
 } launch_buffer;
 
@@ -107,8 +110,17 @@ typedef struct launch_case {
     /* expect */
     int *expect_encode;     /* per tmap: -1 none, else TMA_SUCCESS / TMA_ERROR_INVALID_VALUE */
     launch_expect_buf *expect_bufs; size_t nexpect_bufs;
-    char *expect_launch;    /* "CUDA_ERROR_..." or NULL */
+    char *expect_launch;    /* "CUDA_ERROR_..." or a stop kind ("deadlock"), or NULL */
+    int expect_stop;        /* LAUNCH_STOP_* or an INTERP_* status (interp/interp.h) */
+    char *expect_message;   /* expect.launch.message: a substring of the report, or NULL */
+    char *broken;           /* launch_read_file_all: why this line could not be read (the case fails) */
 } launch_case;
+
+/* expect.launch kinds beyond the interpreter's statuses. */
+enum {
+    LAUNCH_STOP_ANY_FAULT = -1,   /* a CUDA_ERROR_* name: fault, trap or launch error */
+    LAUNCH_STOP_RACE = -2         /* a fault reported as a race ("fault: data race ...") */
+};
 
 /* ---- reading ------------------------------------------------------------ */
 
@@ -121,9 +133,17 @@ int launch_from_json(const struct json_t *obj, const char *dir, const char *orig
  * success *cases and *n hold the cases (launch_free_all).  On error returns -1
  * with `err` = "file:line:col: ..." (JSON syntax) or "file:line: PATH: ...". */
 int launch_read_file(const char *path, launch_case **cases, size_t *n, char *err, size_t errlen);
+/* The same, but a line that cannot be read (JSON syntax, a bad key) becomes
+ * a case with `broken` set (its message as above), so that it fails alone
+ * and every other line still runs; -1 only for an unreadable or empty file. */
+int launch_read_file_all(const char *path, launch_case **cases, size_t *n, char *err, size_t errlen);
 /* True if the file's first object declares "format": "ptxi-launch/..."
  * (directory scans skip other .jsonl files, e.g. driver_tensormaps.jsonl). */
 bool launch_file_is_launch(const char *path);
+/* Append one entry, given as JSON text, to a case built by a program:
+ * `section` "tensor_maps" (a map object) or "params" (a parameter object),
+ * read and checked exactly as in a launch file. */
+int launch_add_json(launch_case *c, const char *section, const char *json, char *err, size_t errlen);
 void launch_free(launch_case *c);
 void launch_free_all(launch_case *cases, size_t n);
 
@@ -165,7 +185,7 @@ uint64_t launch_compare(const launch_case *c, const launch_expect_buf *e,
                         const uint8_t *got, uint64_t n, const uint8_t *want, uint64_t wn,
                         FILE *out);
 
-/* ---- dumps (cli/npy.c) -------------------------------------------------------
+/* ---- dumps (launch/npy.c) -------------------------------------------------------
  * Element types of `--dump NAME:DTYPE...`: u8 s8 u16 s16 u32 s32 u64 s64 f16
  * bf16 f32 f64 (bf16 is stored in .npy as <u2: numpy has no bfloat16). */
 unsigned launch_dtype_size(const char *dtype);   /* bytes, 0 if unknown */
@@ -178,5 +198,52 @@ void launch_print_values(FILE *f, const char *dtype, const uint8_t *data, uint64
 
 /* Read a whole file; NULL with errno set on failure. */
 uint8_t *launch_slurp(const char *path, uint64_t *len);
+
+/* ---- running a case (launch/run.c) ------------------------------------------ */
+
+/* Growing text (verdicts and reports). */
+typedef struct launch_text { char *buf; size_t len, cap; } launch_text;
+void launch_tprintf(launch_text *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+struct interp_launch;
+struct interp_result;
+typedef struct launch_run_opts {
+    int jobs;                  /* interpreter threads over clusters */
+    int policy;                /* interp_policy */
+    uint64_t seed;
+    uint64_t max_steps;        /* warp instructions; 0 = unlimited */
+    const volatile int *stop;  /* non-zero (INTERP_STOP_*) stops the run (time limit, Ctrl-C) */
+    uint64_t *progress;        /* clusters started, counted as they start; NULL = none */
+    bool update;               /* write expected files from this run */
+    bool quiet;                /* terse PASS lines */
+    bool keep_memory;          /* hand the global memory back in the outcome */
+    bool printf_direct;        /* kernel printf to stdout as it happens */
+    /* Optional: runs the launch instead of interp_run (same contract; the
+     * CLI's --trace steps it through the step API and writes a timeline). */
+    int (*runner)(const struct interp_launch *l, struct interp_result *res, void *arg);
+    void *runner_arg;
+} launch_run_opts;
+
+typedef struct launch_outcome {
+    int failed;                /* 0 = PASS */
+    int status;                /* INTERP_* of the launch; -1 when nothing launched */
+    uint64_t steps, thread_instrs, wall_ns;
+    launch_text text;          /* "PASS name" or "FAIL name: why", details indented,
+                                  then the kernel's printf lines ("    printf: ...") */
+    mem_global *g;             /* keep_memory: the memory after the run */
+} launch_outcome;
+
+/* Run case `c` (with module `mod`, or the parsed c->ptx when NULL, parsed
+ * once per path for the whole process) and judge it.  Returns res->failed;
+ * free with launch_outcome_free. */
+int launch_run_case(launch_case *c, const launch_run_opts *o, const ir_module *mod, launch_outcome *res);
+void launch_outcome_free(launch_outcome *res);
+/* Drop the parsed modules of launch_run_case's cache. */
+void launch_modules_free(void);
+/* Parse PTX text (text != NULL, `path` names it in messages) or the file
+ * `path`.  NULL on error with *err the diagnostics (malloc'ed). */
+ir_module *launch_parse_ptx(const char *path, const char *text, char **err);
+/* "fault", "deadlock", "step_limit", ... for an INTERP_* status. */
+const char *launch_stop_name(int status);
 
 #endif

@@ -9,7 +9,7 @@
 #include <math.h>
 #include <string.h>
 #include <inttypes.h>
-#include "cli/launch.h"
+#include "launch/launch.h"
 
 static const struct {
     const char *name, *descr;
