@@ -507,7 +507,7 @@ cta 240
 cta 3,0,0
 cta 999
 EOF
-has large_cond_stop large "Breakpoint 1, CTA (200,0,0) warp 1 lanes 0-31 at lineinfo.ptx:116 (lineinfo.cu:17) (pc 39)"
+has large_cond_stop large "Breakpoint 1, CTA (200,0,0) warp 1 lanes 0-31 at lineinfo.ptx:118 (lineinfo.cu:17) (pc 39)"
 has large_cond_lane large "(the condition holds in lane 5, now selected)"
 has large_ctaid large "%ctaid.x (warp 1) = 200 (all 32 lanes)"
 has large_warp_focus large "Running until CTA (230,0,0) is resident..."

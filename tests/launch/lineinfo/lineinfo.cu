@@ -38,3 +38,23 @@ extern "C" __global__ void oob(int *out, int far)
 {
     out[threadIdx.x + far] = 7;
 }
+
+// Reads the TMA destination without waiting on the mbarrier: a data race
+// naming the line of the read.
+struct alignas(64) TensorMap { unsigned long long opaque[16]; };
+
+extern "C" __global__ void racy(const __grid_constant__ TensorMap tm, float *dst)
+{
+    __shared__ alignas(128) float tile[8][16];
+    __shared__ alignas(8) unsigned long long bar;
+    unsigned bar_a = (unsigned)__cvta_generic_to_shared(&bar);
+    unsigned tile_a = (unsigned)__cvta_generic_to_shared(&tile[0][0]);
+    if (threadIdx.x == 0) {
+        asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(bar_a));
+        asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar_a), "r"(512u) : "memory");
+        asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+                     " [%0], [%1, {%2, %3}], [%4];" ::"r"(tile_a), "l"(&tm), "r"(0), "r"(0), "r"(bar_a) : "memory");
+    }
+    __syncthreads();
+    dst[threadIdx.x] = (&tile[0][0])[threadIdx.x];
+}
