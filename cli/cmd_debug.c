@@ -1715,7 +1715,7 @@ static const struct cmd {
     {"delete", "d", dc_delete, false, "delete [N...]", "delete breakpoints/watchpoints (all without N)"},
     {"disable", NULL, dc_disable, false, "disable [N...]", "disable breakpoints/watchpoints"},
     {"enable", NULL, dc_enable, false, "enable [N...]", "enable breakpoints/watchpoints"},
-    {"info", "i", dc_info, false, "info SUBCOMMAND", "breakpoints, warps, registers, mbarriers, tmaps, async, launch, line"},
+    {"info", "i", dc_info, false, "info SUBCOMMAND", "breakpoints, warps/threads, registers, frame, display, mbarriers, tmaps, async, launch, line, source"},
     {"warp", NULL, dc_warp, false, "warp [CTA] WARP", "select a warp (CTA: resident slot or x,y,z)"},
     {"lane", NULL, dc_lane, false, "lane [N|auto]", "select the lane for info registers, %reg in addresses and local memory"},
     {"cta", NULL, dc_cta, false, "cta [X,Y,Z [WARP]]", "focus on a CTA of the grid by %ctaid, running until it is resident"},
