@@ -1,7 +1,13 @@
-/* debug.h — `ptxi debug` internals shared by cmd_debug.c (session, REPL,
- * run control, breakpoints, watchpoints) and debug_inspect.c (everything
- * that looks at state: warps, registers, memory, mbarriers, tensor maps,
- * operations in flight, source listing).
+/* debug.h — `ptxi debug` internals shared by its files:
+ *   cmd_debug.c      session, REPL, run control, breakpoints (conditions,
+ *                    ignore counts, commands), watchpoints, the command table
+ *   debug_inspect.c  everything that looks at state: warps, registers,
+ *                    memory, mbarriers, tensor maps, copies in flight, listing
+ *   debug_expr.c     expressions (print, x, conditions) and display
+ *   debug_stack.c    the call stack: bt, frame, up, down, info frame
+ *   debug_focus.c    cuda-gdb's focus: cta, cuda block/thread/warp/lane
+ *   debug_source.c   CUDA source lines from .file/.loc
+ *   debug_complete.c tab completion at a terminal
  *
  * A session owns one launch case, its parsed module, and per run (`run`
  * restarts one) its global memory, parameter block and interpreter
@@ -215,6 +221,16 @@ void dbg_complete_init(dbg *d);
 void dbg_complete_done(void);
 const char *dbg_cmd_name(size_t i);    /* NULL past the last */
 const char *dbg_info_name(size_t i);
+
+/* cmd_debug.c: run control the other files use */
+bool dbg_check_running(dbg *d);   /* false (message printed) when nothing can run */
+/* Run until CTA id is resident (breakpoints passed over); its slot, or -1
+ * with a message (outside the grid, already ran, the run stopped). */
+int dbg_run_to_cta(dbg *d, const uint32_t id[3]);
+
+/* debug_focus.c */
+void dbg_cmd_cta(dbg *d, const char *fmt, const char *args);
+void dbg_cmd_cuda(dbg *d, const char *fmt, const char *args);
 
 /* debug_stack.c */
 void dbg_cmd_bt(dbg *d, const char *fmt, const char *args);
