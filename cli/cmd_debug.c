@@ -1,13 +1,18 @@
 /* cmd_debug.c — `ptxi debug`: a gdb-like REPL over the interpreter's step API.
  *
  *   ptxi debug LAUNCH.json|CASES.jsonl [--filter NAME] [--complete=POLICY]
- *              [-x FILE] [-ex CMD]... [--batch] [--echo]
+ *              [-x FILE] [-ex CMD]... [--batch] [--echo] [--trace FILE.json]
  *
- * The launch is set up exactly as `ptxi run` sets it up (cli/launch.h),
+ * The launch is set up exactly as `ptxi run` sets it up (launch/launch.h),
  * then nothing runs until a command says so.  Commands read from a
- * terminal go through libedit (history, line editing); from a pipe or a
- * file they are read line by line with no prompt, so a script of commands
- * is a test.  When the kernel ends (or stops on a fault or a deadlock) the
+ * terminal go through libedit (line editing, tab completion, history
+ * saved when asked; Ctrl-C abandons the line); from a pipe or a file they
+ * are read line by line with no prompt, so a script of commands is a
+ * test.  Every line goes through exec_line(): it collects `commands`
+ * bodies, and after a command that moved the run it shows the displays
+ * and runs the stopping breakpoint's commands.  A breakpoint the
+ * interpreter reports stops only if bp_decide() says so (its condition
+ * holds in a lane at it, its ignore count is spent).  When the kernel ends (or stops on a fault or a deadlock) the
  * case's expectations are checked and `PASS name` / `FAIL name: why` is
  * printed as `ptxi run` prints it; the exit status is that of the last
  * verdict (0 if none).
