@@ -69,6 +69,7 @@ keys a "p %r6 + 12" Left Left "3"; keys a Enter
 check line_editing a "\$1 = 312"
 keys a "set history save on" Enter "quit" Enter
 check quit_ends a "SESSION-ENDED"
+check_not no_sanitizer_report a "Sanitizer"
 if [ -s "$T/hist" ] && grep -q "history" "$T/hist"; then ok history_saved; else bad history_saved "no history file $T/hist after set history save on"; fi
 
 # ---- the history comes back; Ctrl-C interrupts running commands ----------------------
@@ -83,3 +84,5 @@ keys b "echo still-here\\n" Enter
 check ctrlc_step_keeps_session b "still-here"
 check_not ctrlc_step_not_ended b "SESSION-ENDED"
 keys b "quit" Enter
+check quit_ends_b b "SESSION-ENDED"
+check_not no_sanitizer_report_b b "Sanitizer"
