@@ -1288,6 +1288,34 @@ void dbg_cmd_set(dbg *d, const char *fmt, const char *args)
 
 /* ---- x --------------------------------------------------------------------------------- */
 
+/* x/g over shared memory: each 8-byte unit that is an mbarrier (one seen
+ * initialised) decoded below the dump. */
+static void x_mbarriers(const dbg *d, int space, uint64_t addr, const uint8_t *buf, unsigned long count)
+{
+    if (space != DBG_SP_SHARED && space != DBG_SP_GENERIC)
+        return;
+    int irsp = space == DBG_SP_SHARED ? IR_SPACE_SHARED_CTA : IR_SPACE_NONE;
+    for (unsigned long i = 0; i < count; i++) {
+        int owner;
+        uint32_t off;
+        if (!dbg_shared_of(d, d->cta, irsp, addr + 8 * i, &owner, &off))
+            continue;
+        for (size_t k = 0; k < d->nmbars; k++) {
+            if (d->mbars[k].cta != owner || d->mbars[k].off != off)
+                continue;
+            uint64_t w;
+            memcpy(&w, buf + 8 * i, 8);
+            interp_mbar mb;
+            interp_mbar_decode(w, &mb);
+            char note[96];
+            sym_note(d, DBG_SP_SHARED, off, note, sizeof note);
+            if (mb.initialised)
+                printf("  smem 0x%x%s: mbarrier phase parity %u, %u of %u arrivals pending, tx-count %d\n", off, note,
+                       mb.phase, mb.pending, mb.expected, mb.tx);
+        }
+    }
+}
+
 /* x's ADDRESS: [SPACE] then a sum of terms (dbg_parse_addr), or any
  * expression (%r5 * 4 + tile); the space is the keyword's, else that of a
  * variable the expression starts with, else generic. */
@@ -1416,6 +1444,8 @@ void dbg_cmd_x(dbg *d, const char *fmt, const char *args)
         printf("\t%s", s);
     }
     putchar('\n');
+    if (size == 8)
+        x_mbarriers(d, space, addr, buf, count);
     free(buf);
     d->xhave = true;
     d->xspace = space;

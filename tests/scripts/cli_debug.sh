@@ -486,9 +486,12 @@ run
 watch/f smem tile 8
 watch smem bar 8
 delete 1
+x/xg bar
 continue
 x/2f tile
 EOF
+has x_mbarrier_decoded typed "smem 0x600 <bar>:	0x4002000000100000
+  smem 0x600 <bar>: mbarrier phase parity 0, 0 of 1 arrivals pending, tx-count 512"
 has watch_outside typed "watch: smem 0x100000 + 4 bytes is outside the CTA's shared memory (0x400..0x680; the first KiB is reserved)."
 has watch_floats typed "Old value = 0 0
 New value = 816 817"
