@@ -499,7 +499,6 @@ New value = 816 817"
 has watch_mbarrier typed "Old value = mbarrier phase parity 0, 0 of 1 arrivals pending, tx-count 512 (0x4002000000100000)
 New value = mbarrier phase parity 1, 1 of 1 arrivals pending, tx-count 0"
 has x_float_words typed "smem 0x400 <tile>:	816	817"
-has x_size_sticky typed "smem 0x400 <tile>:	1.04224119e+21"
 
 # a large grid: a condition on %ctaid stops in CTA 200 only; focus runs until a CTA is resident
 session large tests/launch/lineinfo/large.json <<'EOF'
