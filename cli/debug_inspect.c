@@ -1121,7 +1121,7 @@ void dbg_cmd_print(dbg *d, const char *fmt, const char *args)
     }
     args = skip_ws(args);
     if (!*args) {
-        dbg_err("Usage: print[/FMT] %%REG [LANE] | %%REG[LANE] | VARIABLE | BUFFER | NUMBER");
+        dbg_err("Usage: print[/FMT] %%REG [LANE] | %%REG[LANE] | VARIABLE | BUFFER | EXPRESSION");
         return;
     }
     if (*args == '%') {
@@ -1142,21 +1142,8 @@ void dbg_cmd_print(dbg *d, const char *fmt, const char *args)
         print_expr(d, args, f);
         return;
     }
-    if (strpbrk(args, "+-*/%()<>=!&|^~$") || (isdigit((unsigned char)*args) && strchr(args, '.'))) {
-        print_expr(d, args, f);
-        return;
-    }
-    if (isdigit((unsigned char)*args)) {
-        char *end;
-        errno = 0;
-        uint64_t v = strtoull(args, &end, 0);
-        if (errno || *skip_ws(end)) {
-            dbg_err("\"%s\" is not a number.", args);
-            return;
-        }
-        char b[80];
-        dbg_fmt_value(b, sizeof b, v, 0, 64, f ? f : 'u');
-        printf("%s (0x%" PRIx64 ")\n", b, v);
+    if (strpbrk(args, "+-*/%()<>=!&|^~$") || isdigit((unsigned char)*args) || *args == '.') {
+        print_expr(d, args, f);   /* numbers too: $N = value, as gdb */
         return;
     }
     char name[256];
