@@ -122,7 +122,7 @@ int interp_inflight_get(const interp_ctx *c, int i, interp_inflight *out)
 bool interp_sym_addr(const interp_ctx *c, int cta, int warp, int lane, uint32_t sym, int *space, uint64_t *addr)
 {
     const ip_plan *p = c->plan;
-    if (sym >= p->mod->nsyms || p->symloc[sym] == IP_LOC_NONE)
+    if (!p->symloc || sym >= p->mod->nsyms || p->symloc[sym] == IP_LOC_NONE)   /* no symloc: a launch error */
         return false;
     const ip_warp *w = NULL;
     if (p->symloc[sym] == IP_LOC_FRAME) {
@@ -256,6 +256,8 @@ int interp_cta_where(const interp_ctx *c, const uint32_t ctaid[3], int *slot)
     for (int d = 0; d < 3; d++)
         if (ctaid[d] >= l->grid[d])
             return INTERP_CTA_NONE;
+    if (p->err[0])
+        return c->finished ? INTERP_CTA_DONE : INTERP_CTA_LATER;   /* the first step reports the launch error */
     uint64_t idx = ctaid[0] / p->cluster[0] +
                    (uint64_t)p->ncluster[0] * (ctaid[1] / p->cluster[1] + (uint64_t)p->ncluster[1] * (ctaid[2] / p->cluster[2]));
     if (c->have_cl && idx == c->cl.index) {

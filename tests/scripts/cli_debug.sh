@@ -520,6 +520,17 @@ has large_cta_focus large "[Switching focus to CUDA kernel scale, block (240,0,0
 has large_cta_done large "CTA (3,0,0) has already run to its end"
 has large_cta_outside large "CTA (999,0,0) is outside the grid (256,1,1)."
 
+# a launch error: focus and symbols do not crash the debugger; the error is the verdict
+session badcluster tests/launch/debug/badcluster.json <<'EOF'
+cta 0,0,0
+run
+bt
+info threads
+EOF
+has launch_error_reported badcluster "Kernel stopped: launch error: grid (1,1,1) is not a multiple of the cluster (3,1,1)"
+has launch_error_no_stack badcluster "No stack: the kernel has exited."
+status launch_error_exit badcluster 0
+
 # ---- command line ---------------------------------------------------------------------------
 "$PTXI" debug $TILE -ex 'b 59' -ex run -ex 'info async' --batch > "$T/batch.out" 2>&1; echo $? > "$T/batch.rc"
 has batch_ex batch "#1 TMA load, 512 bytes"
