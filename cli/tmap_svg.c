@@ -130,7 +130,8 @@ int tmap_svg_layout(const tma_map *m, tmap_layout *out, char *why, size_t whylen
         uint32_t t[4];
         memcpy(t, smem + 1024 + 16 * k, 16);
         bool tagged = t[0] && t[0] == t[1] && t[1] == t[2] && t[2] == t[3] && (uint64_t)t[0] * 16 <= total;
-        out->src[k] = tagged ? (int64_t)t[0] - 1 : -1;
+        bool empty = !(t[0] | t[1] | t[2] | t[3]);
+        out->src[k] = tagged ? (int64_t)t[0] - 1 : empty ? -1 : -2;
         if (tagged && out->dst[t[0] - 1] < 0)
             out->dst[t[0] - 1] = k;
     }
@@ -237,10 +238,11 @@ int tmap_svg_write(const tmap_layout *l, const char *title, FILE *f)
             if (k >= l->nchunks)
                 break;
             int64_t gi = l->src[k];
-            if (gi < 0) {
-                fprintf(f, "<rect x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" fill=\"#f4f4f4\" stroke=\"#dddddd\">"
-                           "<title>smem +0x%x: not written by the box</title></rect>\n",
-                        sx + c * CW, sy + r * CH, CW, CH, k * 16);
+            if (gi < 0) {   /* untouched, or bytes of several chunks (sub-byte unpacking) */
+                fprintf(f, "<rect x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" fill=\"%s\" stroke=\"#dddddd\">"
+                           "<title>smem +0x%x: %s</title></rect>\n",
+                        sx + c * CW, sy + r * CH, CW, CH, gi == -1 ? "#f4f4f4" : "#bbbbbb", k * 16,
+                        gi == -1 ? "not written by the box" : "bytes of several global chunks");
                 continue;
             }
             uint8_t rgb[3];

@@ -14,7 +14,8 @@ typedef struct tmap_layout {
     uint64_t box_bytes;
     uint32_t smem_bytes;   /* what the load touches from its 1024-aligned destination */
     uint32_t nchunks;      /* smem_bytes / 16 */
-    int64_t *src;          /* per smem chunk: the global chunk (row * ncol + col) that landed, -1 none */
+    int64_t *src;          /* per smem chunk: the global chunk (row * ncol + col) that landed,
+                              -1 none, -2 bytes of several chunks */
     int64_t *dst;          /* per global chunk: the smem chunk it landed in, -1 none */
 } tmap_layout;
 
