@@ -45,3 +45,8 @@ $CHECK "$T/debug.json" copy flow phase
 out=$("$PTXI" run samples/tma_tile2d.json --trace /nonexistent/dir/t.json 2>&1); rc=$?
 case "$out" in *"--trace /nonexistent/dir/t.json:"*) [ $rc -ne 0 ] && ok bad_path || bad bad_path "status 0" ;;
                *) bad bad_path "$out" ;; esac
+
+# a run stopped by --max-steps still leaves a complete, valid trace
+"$PTXI" run tests/launch/debug/spin.json --max-steps 20000 --trace "$T/limited.json" > "$T/limited.out" 2>&1
+grep -q "step limit" "$T/limited.out" && ok limit_stops || bad limit_stops "$(tr '\n' '|' < "$T/limited.out")"
+$CHECK "$T/limited.json"
