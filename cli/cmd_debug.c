@@ -1482,6 +1482,7 @@ static const struct info_cmd {
     {"line", NULL, dbg_info_line, "[LOCATION]: the pc of a source line"},
     {"source", NULL, dc_info_source, "the PTX file and the CUDA (or Python) files its .file/.loc name"},
     {"threads", NULL, dbg_info_warps, "the same as info warps (CUDA threads grouped by warp and pc)"},
+    {"cuda", NULL, dbg_info_cuda, "kernels|blocks|warps|lanes|threads: cuda-gdb's views (threads in runs at one place)"},
 };
 
 static void dc_info(dbg *d, const char *fmt, const char *args)

@@ -172,6 +172,10 @@ void dbg_loc_str(const dbg *d, int func, uint32_t pc, char *buf, size_t n);
  * tma_tile2d.ptx:59 (pc 21)" and the source line.  prefix may be NULL. */
 void dbg_show_warp(const dbg *d, int cta, int warp, const char *prefix);
 void dbg_show_source_line(const dbg *d, uint32_t line, bool current);
+/* What lane l of (cta, warp) is doing, in words ("ready", "waiting at barrier 0 (bar.sync)", ...). */
+void dbg_lane_state_str(const dbg *d, int cta, int warp, int l, char *buf, size_t n);
+/* The pc a stop report shows for a lane in `state` (a waiting lane: its wait instruction). */
+uint32_t dbg_shown_pc(const dbg *d, int func, uint32_t pc, int state);
 /* Location: LINE, FILE:LINE, FUNC, LABEL or *PC.  Returns 0 and func/pc of
  * the first instruction at or after it, or -1 (message printed). */
 int dbg_parse_location(const dbg *d, const char *s, int *func, uint32_t *pc);
@@ -231,6 +235,7 @@ int dbg_run_to_cta(dbg *d, const uint32_t id[3]);
 /* debug_focus.c */
 void dbg_cmd_cta(dbg *d, const char *fmt, const char *args);
 void dbg_cmd_cuda(dbg *d, const char *fmt, const char *args);
+void dbg_info_cuda(dbg *d, const char *args);
 
 /* debug_stack.c */
 void dbg_cmd_bt(dbg *d, const char *fmt, const char *args);

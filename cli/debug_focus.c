@@ -197,3 +197,100 @@ void dbg_cmd_cuda(dbg *d, const char *fmt, const char *args)
     focus(d, slot, t);
 }
 
+
+/* ---- info cuda kernels|blocks|warps|lanes|threads ---------------------------------- */
+
+static void info_cuda_kernels(dbg *d)
+{
+    const char *st = d->state == DBG_IDLE ? "not started" : d->state == DBG_FINISHED ? "ended" : "running";
+    printf("  Kernel Function  Grid        Block       Cluster  Status\n");
+    printf("* 0      %-9s (%u,%u,%u) (%u,%u,%u) (%u,%u,%u) %s\n", d->entry->name, d->l.grid[0], d->l.grid[1],
+           d->l.grid[2], d->l.block[0], d->l.block[1], d->l.block[2], d->l.cluster[0] ? d->l.cluster[0] : 1,
+           d->l.cluster[1] ? d->l.cluster[1] : 1, d->l.cluster[2] ? d->l.cluster[2] : 1, st);
+}
+
+static void info_cuda_blocks(dbg *d)
+{
+    int n = interp_ncta(d->c);
+    printf("  BlockIdx   Slot  Warps  State\n");
+    for (int t = 0; t < n; t++) {
+        interp_cta_info ci;
+        if (interp_cta_get(d->c, t, &ci))
+            continue;
+        printf("%s (%u,%u,%u) %-5d %-6d %s\n", t == d->cta ? "*" : " ", ci.ctaid[0], ci.ctaid[1], ci.ctaid[2], t,
+               ci.nwarps, ci.done ? "exited" : "running");
+    }
+    uint64_t total = (uint64_t)d->l.grid[0] * d->l.grid[1] * d->l.grid[2];
+    printf("(%d of %llu CTAs resident; CTAs run cluster by cluster: `cta X,Y,Z` runs to any of them)\n", n,
+           (unsigned long long)total);
+}
+
+/* Threads of the focused CTA (or of the selected warp only) in runs of
+ * consecutive threads at the same place in the same state, as cuda-gdb. */
+static void info_cuda_threads(dbg *d, bool warp_only)
+{
+    interp_cta_info ci;
+    if (interp_cta_get(d->c, d->cta, &ci))
+        return;
+    const uint32_t *b = d->l.block;
+    printf("  BlockIdx   ThreadIdx From -> To       Warp Lanes  Count  PC    Location             State\n");
+    int w0 = warp_only ? d->warp : 0, w1 = warp_only ? d->warp + 1 : ci.nwarps;
+    for (int w = w0; w < w1; w++) {
+        interp_warp_info wi;
+        if (interp_warp_get(d->c, d->cta, w, &wi))
+            continue;
+        for (int l = 0; l < wi.nlanes;) {
+            char st[160], sk[160];
+            dbg_lane_state_str(d, d->cta, w, l, st, sizeof st);
+            int e = l + 1;
+            for (; e < wi.nlanes; e++) {
+                dbg_lane_state_str(d, d->cta, w, e, sk, sizeof sk);
+                bool same = !strcmp(sk, st) && (wi.state[e] == INTERP_T_EXITED ||
+                                                 (wi.func[e] == wi.func[l] && wi.pc[e] == wi.pc[l]));
+                if (!same)
+                    break;
+            }
+            uint32_t t0 = (uint32_t)w * 32 + (uint32_t)l, t1 = (uint32_t)w * 32 + (uint32_t)e - 1;
+            char where[256] = "-", pcs[16] = "-";
+            if (wi.state[l] != INTERP_T_EXITED) {
+                uint32_t pc = dbg_shown_pc(d, wi.func[l], wi.pc[l], wi.state[l]);
+                dbg_loc_str(d, wi.func[l], pc, where, sizeof where);
+                snprintf(pcs, sizeof pcs, "%u", pc);
+            }
+            bool sel = w == d->warp && dbg_ref_lane(d) >= l && dbg_ref_lane(d) < e;
+            printf("%s (%u,%u,%u) (%u,%u,%u) -> (%u,%u,%u) %-4d %2d-%-2d %6d  %-5s %-20s %s\n", sel ? "*" : " ",
+                   ci.ctaid[0], ci.ctaid[1], ci.ctaid[2], t0 % b[0], t0 / b[0] % b[1], t0 / b[0] / b[1], t1 % b[0],
+                   t1 / b[0] % b[1], t1 / b[0] / b[1], w, l, e - 1, e - l, pcs, where, st);
+            l = e;
+        }
+    }
+}
+
+void dbg_info_cuda(dbg *d, const char *args)
+{
+    args = skip_ws(args);
+    size_t n = strcspn(args, " \t");
+    static const char *const subs[] = {"kernels", "blocks", "warps", "lanes", "threads"};
+    int k = -1;
+    for (int i = 0; i < 5 && n; i++)
+        if (!strncmp(subs[i], args, n))
+            k = k < 0 ? i : -2;
+    if (k < 0) {
+        dbg_err("Usage: info cuda kernels|blocks|warps|lanes|threads%s", k == -2 ? " (ambiguous)" : "");
+        return;
+    }
+    if (k == 0) {
+        info_cuda_kernels(d);
+        return;
+    }
+    if (!dbg_resident(d)) {
+        dbg_err("No CTA is resident (%s).", d->state == DBG_FINISHED ? "the kernel has exited" : "use `run` first");
+        return;
+    }
+    if (k == 1)
+        info_cuda_blocks(d);
+    else if (k == 2)
+        dbg_info_warps(d, "");
+    else
+        info_cuda_threads(d, k == 3);
+}

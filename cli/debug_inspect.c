@@ -307,7 +307,7 @@ static void cta_str(const dbg *d, int cta, char *buf, size_t n)
 /* Where a waiting lane waits: the interpreter parks a lane blocked at a
  * barrier (and a failed mbarrier poll) after the instruction; show that
  * instruction, which is the line the user is looking for. */
-static uint32_t shown_pc(const dbg *d, int func, uint32_t pc, int state)
+uint32_t dbg_shown_pc(const dbg *d, int func, uint32_t pc, int state)
 {
     const ir_instr *prev = pc > 0 ? instr_at(d, func, pc - 1) : NULL;
     if (!prev)
@@ -323,7 +323,7 @@ static uint32_t shown_pc(const dbg *d, int func, uint32_t pc, int state)
 }
 
 /* What lane l of (cta, warp) is doing, in words. */
-static void lane_state_str(const dbg *d, int cta, int warp, int l, char *buf, size_t n)
+void dbg_lane_state_str(const dbg *d, int cta, int warp, int l, char *buf, size_t n)
 {
     interp_wait w;
     if (!interp_lane_wait(d->c, cta, warp, l, &w)) {
@@ -369,9 +369,9 @@ void dbg_show_warp(const dbg *d, int cta, int warp, const char *prefix)
     }
     interp_wait wt;
     if (interp_lane_wait(d->c, cta, warp, __builtin_ctz(lanes), &wt))
-        pc = shown_pc(d, func, pc, wt.state);
+        pc = dbg_shown_pc(d, func, pc, wt.state);
     dbg_loc_str(d, func, pc, where, sizeof where);
-    lane_state_str(d, cta, warp, __builtin_ctz(lanes), st, sizeof st);
+    dbg_lane_state_str(d, cta, warp, __builtin_ctz(lanes), st, sizeof st);
     printf("%s%s warp %d lane%s %s at %s (pc %u%s%s)%s%s\n", prefix ? prefix : "", cs, warp,
            (lanes & (lanes - 1)) ? "s" : "", dbg_lanes_str(lanes, ls, sizeof ls), where, pc,
            d->mod->funcs[func].is_entry ? "" : " in ", d->mod->funcs[func].is_entry ? "" : d->mod->funcs[func].name,
@@ -1453,7 +1453,7 @@ static bool cur_pc(const dbg *d, int *f, uint32_t *pc)
         return dbg_frame_at(d, lane, f, pc);
     interp_wait wt;
     if (interp_lane_wait(d->c, d->cta, d->warp, __builtin_ctz(lanes), &wt))
-        *pc = shown_pc(d, *f, *pc, wt.state);
+        *pc = dbg_shown_pc(d, *f, *pc, wt.state);
     return true;
 }
 
@@ -1709,13 +1709,13 @@ void dbg_info_warps(dbg *d, const char *args)
                 if (done >> l & 1)
                     continue;
                 char st[160];
-                lane_state_str(d, t, w, l, st, sizeof st);
+                dbg_lane_state_str(d, t, w, l, st, sizeof st);
                 uint32_t g = 0;
                 for (int k = l; k < wi.nlanes; k++) {
                     if (done >> k & 1)
                         continue;
                     char sk[160];
-                    lane_state_str(d, t, w, k, sk, sizeof sk);
+                    dbg_lane_state_str(d, t, w, k, sk, sizeof sk);
                     bool exited = wi.state[k] == INTERP_T_EXITED;
                     if (!strcmp(sk, st) && (exited || (wi.func[k] == wi.func[l] && wi.pc[k] == wi.pc[l])))
                         g |= 1u << k;
@@ -1728,7 +1728,7 @@ void dbg_info_warps(dbg *d, const char *args)
                     snprintf(pcs, sizeof pcs, "-");
                     snprintf(where, sizeof where, "-");
                 } else {
-                    uint32_t pc = shown_pc(d, wi.func[l], wi.pc[l], wi.state[l]);
+                    uint32_t pc = dbg_shown_pc(d, wi.func[l], wi.pc[l], wi.state[l]);
                     snprintf(pcs, sizeof pcs, "pc %u", pc);
                     dbg_loc_str(d, wi.func[l], pc, where, sizeof where);
                 }

@@ -454,6 +454,24 @@ has list_range gdb "   40		add.s32 	%r6, %r6, 1;
 has list_continues gdb "   43		bar.sync 	0;"
 has finish_outermost gdb '"finish" not meaningful in the outermost frame'
 
+# cuda-gdb's info cuda views
+session infocuda $CALLS <<'EOF'
+info cuda kernels
+info cuda threads
+b LOOP
+run
+info cuda blocks
+info cuda threads
+info cuda lanes
+info cuda bogus
+EOF
+has info_cuda_kernels infocuda "* 0      calls     (1,1,1) (64,1,1) (1,1,1) not started"
+has info_cuda_not_resident infocuda "No CTA is resident (use \`run\` first)."
+has info_cuda_blocks infocuda "* (0,0,0) 0     2      running"
+has info_cuda_threads infocuda "* (0,0,0) (0,0,0) -> (31,0,0) 0     0-31     32  10    calls.ptx:40         ready
+  (0,0,0) (32,0,0) -> (63,0,0) 1     0-31     32  0     calls.ptx:25         ready"
+has info_cuda_usage infocuda "Usage: info cuda kernels|blocks|warps|lanes|threads"
+
 # advance leaves no temporary breakpoint behind when something else stops first
 session advance $CALLS <<'EOF'
 break LOOP
