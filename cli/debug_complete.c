@@ -123,6 +123,10 @@ static char **complete(const char *text, int start, int end)
     } else if (is_info && words == 1) {
         for (size_t i = 0; dbg_info_name(i); i++)
             add(dbg_info_name(i), text);
+    } else if (is_info && words == 2 && strstr(line + w0 + n0, "cuda")) {
+        static const char *const views[] = {"kernels", "blocks", "warps", "lanes", "threads"};
+        for (size_t i = 0; i < sizeof views / sizeof views[0]; i++)
+            add(views[i], text);
     } else if (is_set && words <= 2 && *text != '%') {
         const char *a = line + w0 + 3;
         while (isspace((unsigned char)*a))

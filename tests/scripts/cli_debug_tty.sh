@@ -60,6 +60,7 @@ check_not ctrlc_clears_line a "abcecho"
 check_not ctrlc_not_ended a "SESSION-ENDED"
 keys a "backt" Tab; check complete_command a "(ptxi) backtrace" 10; keys a C-u
 keys a "info mbar" Tab; check complete_info a "(ptxi) info mbarriers" 10; keys a C-u
+keys a "info cuda thr" Tab; check complete_info_cuda a "(ptxi) info cuda threads" 10; keys a C-u
 keys a "break LO" Tab; check complete_label a "(ptxi) break LOOP" 10; keys a Enter
 check complete_label_works a "Breakpoint 1 at calls.ptx:40"
 keys a "run" Enter; wait_for a "Breakpoint 1, CTA" 20
