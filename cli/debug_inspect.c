@@ -309,17 +309,7 @@ static void cta_str(const dbg *d, int cta, char *buf, size_t n)
  * instruction, which is the line the user is looking for. */
 uint32_t dbg_shown_pc(const dbg *d, int func, uint32_t pc, int state)
 {
-    const ir_instr *prev = pc > 0 ? instr_at(d, func, pc - 1) : NULL;
-    if (!prev)
-        return pc;
-    switch (state) {
-    case INTERP_T_BAR: return prev->op == IR_OP_BAR || prev->op == IR_OP_BARRIER ? pc - 1 : pc;
-    case INTERP_T_CLUSTER_BAR: return prev->op == IR_OP_BARRIER_CLUSTER ? pc - 1 : pc;
-    case INTERP_T_MBAR_POLL:
-        return prev->op == IR_OP_MBARRIER_TRY_WAIT || prev->op == IR_OP_MBARRIER_TEST_WAIT ? pc - 1 : pc;
-    case INTERP_T_BULK_WAIT: return prev->op == IR_OP_CP_ASYNC_BULK_WAIT_GROUP ? pc - 1 : pc;
-    default: return pc;
-    }
+    return interp_wait_pc(d->mod, func, pc, state);
 }
 
 /* What lane l of (cta, warp) is doing, in words. */

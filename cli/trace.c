@@ -8,7 +8,8 @@
  *   - one process per CTA ("CTA (x,y,z)"), one thread per warp: complete
  *     slices "run" (the warp has threads ready to run) and "wait ..." (every
  *     live thread waits: on an mbarrier phase, at bar.sync, at a bulk
- *     wait_group), from the state each warp is in after every step;
+ *     wait_group), from the state each warp is in after every step; each
+ *     slice's "from" argument is the PTX (and CUDA) line it began at;
  *   - thread 0 of each CTA, "async copies / mbarriers": every TMA and bulk
  *     copy as an async slice (ph b/e) from issue to landing, a short
  *     "landed #N" slice at each landing (a chunk, under --complete=random),
@@ -34,6 +35,8 @@ enum { W_NONE = 0, W_RUN, W_WAIT, W_EXITED };
 typedef struct twarp {
     int state;
     uint64_t since;
+    int func;              /* where the slice began (its "from" argument) */
+    uint32_t pc;
     char what[96];         /* the wait's name */
     int mbar_cta;          /* an mbarrier wait: which (CTA slot, offset) */
     uint32_t mbar_off;
@@ -150,16 +153,19 @@ static int pid_of(const trace *t, const uint32_t id[3])
     return (int)(id[0] + t->grid[0] * (id[1] + t->grid[1] * id[2])) + 1;
 }
 
-static void close_slice(trace *t, const tcta *tc, int w, uint64_t now)
+static void close_slice(trace *t, interp_ctx *c, const tcta *tc, int w, uint64_t now)
 {
     twarp *tw = &tc->w[w];
     if (tw->state != W_RUN && tw->state != W_WAIT)
         return;
     uint64_t dur = now > tw->since ? now - tw->since : 0;
+    char at[600] = "";
+    if (c && tw->func >= 0)
+        where_json(t, tw->func, tw->pc, c, at, sizeof at);
     emit(t, "{\"ph\": \"X\", \"pid\": %d, \"tid\": %d, \"ts\": %" PRIu64 ", \"dur\": %" PRIu64
-         ", \"name\": \"%s\", \"cat\": \"%s\"}",
+         ", \"name\": \"%s\", \"cat\": \"%s\", \"args\": {\"from\": \"%s\"}}",
          tc->pid, w + 1, tw->since, dur, tw->state == W_RUN ? "run" : tw->what,
-         tw->state == W_RUN ? "run" : "wait");
+         tw->state == W_RUN ? "run" : "wait", at);
 }
 
 /* The resident CTAs changed (a new cluster): close the old ones' slices. */
@@ -174,7 +180,7 @@ static void sync_ctas(trace *t, interp_ctx *c, uint64_t now)
         return;
     for (int i = 0; i < t->nctas; i++) {
         for (int w = 0; w < t->ctas[i].nw; w++)
-            close_slice(t, &t->ctas[i], w, now);
+            close_slice(t, c, &t->ctas[i], w, now);
         free(t->ctas[i].w);
     }
     free(t->ctas);
@@ -280,7 +286,7 @@ static void update_warps(trace *t, interp_ctx *c, uint64_t now)
             int st = warp_state(c, i, w, what, sizeof what, &mcta, &moff);
             if (st == tw->state && (st != W_WAIT || !strcmp(what, tw->what)))
                 continue;
-            close_slice(t, tc, w, now);
+            close_slice(t, c, tc, w, now);
             /* a wait on an mbarrier ends: the landing that completed its phase points here */
             if (tw->state == W_WAIT && tw->mbar_cta >= 0 && st == W_RUN) {
                 tmbar *m = mbar_find(t, tw->mbar_cta, tw->mbar_off, false);
@@ -294,6 +300,15 @@ static void update_warps(trace *t, interp_ctx *c, uint64_t now)
             }
             tw->state = st;
             tw->since = now;
+            tw->func = -1;
+            interp_warp_info wi;
+            if (!interp_warp_get(c, i, w, &wi)) {   /* the lanes it runs next: the first live one's place */
+                for (int l = 0; l < wi.nlanes && tw->func < 0; l++)
+                    if (wi.state[l] != INTERP_T_EXITED && wi.state[l] != INTERP_T_INACTIVE) {
+                        tw->func = wi.func[l];
+                        tw->pc = interp_wait_pc(t->mod, wi.func[l], wi.pc[l], wi.state[l]);
+                    }
+            }
             snprintf(tw->what, sizeof tw->what, "%s", what);
             tw->mbar_cta = st == W_WAIT ? mcta : -1;
             tw->mbar_off = moff;
@@ -441,7 +456,7 @@ int trace_close(trace *t, interp_ctx *c)
     uint64_t now = c ? interp_clock(c) : 0;
     for (int i = 0; i < t->nctas; i++) {
         for (int w = 0; w < t->ctas[i].nw; w++)
-            close_slice(t, &t->ctas[i], w, now);
+            close_slice(t, c, &t->ctas[i], w, now);
         free(t->ctas[i].w);
     }
     for (size_t k = 0; k < t->nops; k++)   /* never landed (the run stopped) */

@@ -278,3 +278,17 @@ uint32_t interp_smem_size(const interp_ctx *c)
 {
     return c->plan->smem_size;
 }
+
+uint32_t interp_wait_pc(const ir_module *m, int func, uint32_t pc, int state)
+{
+    if (func < 0 || (uint32_t)func >= m->nfuncs || pc == 0 || pc > m->funcs[func].ninstrs)
+        return pc;
+    int op = m->funcs[func].instrs[pc - 1].op;
+    switch (state) {
+    case INTERP_T_BAR: return op == IR_OP_BAR || op == IR_OP_BARRIER ? pc - 1 : pc;
+    case INTERP_T_CLUSTER_BAR: return op == IR_OP_BARRIER_CLUSTER ? pc - 1 : pc;
+    case INTERP_T_MBAR_POLL: return op == IR_OP_MBARRIER_TRY_WAIT || op == IR_OP_MBARRIER_TEST_WAIT ? pc - 1 : pc;
+    case INTERP_T_BULK_WAIT: return op == IR_OP_CP_ASYNC_BULK_WAIT_GROUP ? pc - 1 : pc;
+    default: return pc;
+    }
+}

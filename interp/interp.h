@@ -309,6 +309,10 @@ bool interp_frame_reg_get(const interp_ctx *c, int cta, int warp, int lane, int 
  * (its cluster ran already), later (not yet started), none (outside the grid). */
 enum { INTERP_CTA_NONE = 0, INTERP_CTA_RESIDENT, INTERP_CTA_DONE, INTERP_CTA_LATER };
 int interp_cta_where(const interp_ctx *c, const uint32_t ctaid[3], int *slot);
+/* The instruction a lane in `state` (INTERP_T_*) waits at: the interpreter
+ * parks a lane blocked at a barrier, or whose mbarrier wait failed, after
+ * the instruction; this gives that instruction (the line users look for). */
+uint32_t interp_wait_pc(const ir_module *m, int func, uint32_t pc, int state);
 /* Bytes of each CTA's shared window (the reserved first KiB included). */
 uint32_t interp_smem_size(const interp_ctx *c);
 
