@@ -10,7 +10,8 @@
  * Operands are raw bit patterns: each a[i]/b[i] element right-aligned in a
  * uint32_t (f16/bf16 in the low 16 bits, tf32 as its f32 word, e4m3/e5m2 in
  * the low 8, s8/u8 in the low 8, s4/u4 in the low 4), except .b1, where a and
- * b are packed 32 elements per word, element i in bit i%32 of word i/32.
+ * b are packed 32 elements per word, element i in bit i%32 of word i/32, and
+ * .f64, where element i takes two words, a[2i] the low and a[2i+1] the high.
  * c and the result are right-aligned in a uint64_t (f16: low 16 bits, f32 and
  * s32: low 32, f64: all 64).  Negation (wgmma's imm-neg) is applied by the
  * caller on the sign bits.  A sparse form passes only the products that exist
