@@ -8,7 +8,8 @@
 #   make asan       the same tests built with ASan + UBSan (build-asan/)
 #   make bench      interpreter / TMA benchmarks;  make bench-parse: front end
 #   make fuzz       the front end's libFuzzer target (clang) in $(B)/fuzz/;
-#                   make fuzz-run FUZZ_SECONDS=N runs it (not part of `make test`)
+#                   make fuzz-all: all three (front end, launch files, execution);
+#                   make fuzz-run FUZZ_SECONDS=N runs each (not part of `make test`)
 #   make install PREFIX=/usr/local DESTDIR=   the binary, libptxi.a/.so, ptxi.h,
 #                   ptxi.pc, the man page, bash completion;  make uninstall
 
@@ -133,13 +134,15 @@ uninstall:
 clean:
 	rm -rf build build-asan ptxi
 
-# ---- fuzzing: the front end under libFuzzer (clang only) --------------------
+# ---- fuzzing under libFuzzer (clang only) -----------------------------------
 # `make fuzz` builds $(B)/fuzz/fuzz_parse: the front-end objects (lexer,
 # parser, ir) rebuilt in $(B)/fuzz/ with clang, ASan + UBSan and libFuzzer's
-# coverage instrumentation.  `make fuzz-run` runs it for FUZZ_SECONDS over a
-# seed corpus (tests/diag and the shared corpus, one small module per
-# function); crashes are written to $(B)/fuzz/crash-*.  Neither is part of
-# `make test`: a fuzzing run is neither quick nor reproducible.
+# coverage instrumentation; `make fuzz-all` also the launch-file and
+# execution targets (fuzz/README.md).  `make fuzz-run` runs each for
+# FUZZ_SECONDS over its seeds (PTX modules split one function each, or the
+# repository's launch files); findings go to $(B)/fuzz/art-NAME/.  Not part
+# of `make test`: a fuzzing run is neither quick nor reproducible (.ci/run
+# runs `make fuzz-ci` for a minute per target).
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 120
 FUZZ_FLAGS   ?=

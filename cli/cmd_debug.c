@@ -39,7 +39,7 @@
 #include <editline/readline.h>
 #include "cli/cli.h"
 #include "cli/debug.h"
-#include "cli/trace.h"
+#include "launch/trace.h"
 
 static volatile sig_atomic_t interrupted;
 
@@ -76,7 +76,7 @@ static const char *status_name(int st)
 
 static void session_end(dbg *d)
 {
-    if (d->trace && trace_close(d->trace, d->c))
+    if (d->trace && launch_trace_close(d->trace, d->c))
         dbg_err("ptxi debug: --trace %s: write error", d->trace_path);
     d->trace = NULL;
     interp_free(d->c);
@@ -160,7 +160,7 @@ static int session_start(dbg *d)
         if (d->bps[i].enabled)
             interp_break_add(d->c, d->bps[i].func, d->bps[i].pc);
     if (d->trace_path) {   /* each `run` writes the file anew */
-        d->trace = trace_open(d->trace_path, &d->l, err, sizeof err);
+        d->trace = launch_trace_open(d->trace_path, &d->l, err, sizeof err);
         if (!d->trace)
             dbg_err("ptxi debug: %s", err);
     }
@@ -773,7 +773,7 @@ static int step_once(dbg *d, int cta, int warp, interp_event *ev, int *stop)
     int k = warp < 0 ? interp_step(d->c, ev) : interp_step_warp(d->c, cta, warp, ev);
     d->state = DBG_STOPPED;
     if (d->trace)
-        trace_step(d->trace, d->c, ev);
+        launch_trace_step(d->trace, d->c, ev);
     if (k == INTERP_EV_NONE && ev->lanes)
         note_mbar_init(d, ev);
     if (d->nwatches && (k == INTERP_EV_NONE || k == INTERP_EV_LANDED || k == INTERP_EV_WATCH) && check_watches(d, ev)) {

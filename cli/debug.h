@@ -109,7 +109,7 @@ typedef struct dbg {
     bool history_save;     /* `set history save on` */
     char *history_file;
     bool source_view;      /* list/step in CUDA source lines (when the PTX has .loc) */
-    struct trace *trace;   /* --trace FILE.json (cli/trace.c), or NULL */
+    struct launch_trace *trace;   /* --trace FILE.json (launch/trace.c), or NULL */
     const char *trace_path;
     struct dbg_srcfiles *src;   /* CUDA source files named by .file, read when shown */
     int list_file;         /* -1: the last list showed PTX; else the .file it showed */

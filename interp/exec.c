@@ -1687,6 +1687,8 @@ static int exec_ret(X *x, uint32_t exec)
 
 int ip_exec_mem(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, uint32_t group, uint32_t exec);
 int ip_exec_sync(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, uint32_t group, uint32_t exec);
+/* mma.c: mma.sync, ldmatrix, stmatrix, movmatrix; -2 if `in` is none of them */
+int ip_exec_warp_mma(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, uint32_t group, uint32_t exec);
 
 int ip_exec(interp_ctx *c, ip_warp *w, uint32_t group)
 {
@@ -1780,6 +1782,8 @@ int ip_exec(interp_ctx *c, ip_warp *w, uint32_t group)
         r = ip_exec_mem(c, w, in, f, group, exec);
         if (r == -2)
             r = ip_exec_sync(c, w, in, f, group, exec);
+        if (r == -2)
+            r = ip_exec_warp_mma(c, w, in, f, group, exec);
         if (r == -2)
             r = unsupported(&x, NULL);
         if (r == 1)

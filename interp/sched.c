@@ -639,7 +639,8 @@ static int sched_step(interp_ctx *c, interp_event *ev)
         int why = *c->plan->launch.stop;
         ip_error(c, INTERP_INTERRUPTED, NULL, 0, -1, 0, "%s",
                  why == INTERP_STOP_SIGNAL ? "interrupt signal (Ctrl-C)"
-                 : why == INTERP_STOP_TIMEOUT ? "time limit reached" : "stopped by request");
+                 : why == INTERP_STOP_TIMEOUT ? "time limit reached"
+                 : "by request (Ctrl-C, or the program's ptxi_launch_interrupt)");
         return finish_event(c, ev);
     }
     if (!c->have_cl) {

@@ -377,6 +377,48 @@ static void check_tensormap_replace(vctx *c)
 
 /* Does the instruction write its first operand?  (A special register there
  * is an error: they are read-only.) */
+/* mma.sync (dense): shape and types must be a form of tc/shapes.def (the
+ * table the interpreter runs from); the sparse forms are checked at run time. */
+static const struct { uint8_t m, n; uint16_t k; uint8_t d, a, b, c; } mma_forms[] = {
+#define TC_MMA(M, N, K, D, A, B, C, RUNS) { M, N, K, IR_T_##D, IR_T_##A, IR_T_##B, IR_T_##C },
+#include "tc/shapes.def"
+#undef TC_MMA
+};
+
+static void check_mma(vctx *c)
+{
+    const ir_instr *in = c->in;
+    static const struct { ir_mod mod; uint8_t m, n; uint16_t k; } shapes[] = {
+        { IR_M_M16N8K4, 16, 8, 4 }, { IR_M_M16N8K8, 16, 8, 8 }, { IR_M_M16N8K16, 16, 8, 16 },
+        { IR_M_M16N8K32, 16, 8, 32 }, { IR_M_M16N8K64, 16, 8, 64 }, { IR_M_M16N8K128, 16, 8, 128 },
+        { IR_M_M16N8K256, 16, 8, 256 }, { IR_M_M8N8K4, 8, 8, 4 }, { IR_M_M8N8K16, 8, 8, 16 },
+        { IR_M_M8N8K32, 8, 8, 32 }, { IR_M_M8N8K128, 8, 8, 128 },
+    };
+    if (ir_has(in, IR_M_SP) || ir_has(in, IR_M_ORDERED_METADATA))
+        return;
+    int si = -1;
+    for (int i = 0; i < (int)(sizeof shapes / sizeof shapes[0]); i++)
+        if (ir_has(in, shapes[i].mod))
+            si = i;
+    if (si < 0) {
+        verr(c, "%s: a shape (.m16n8k16, ...) is required", mn(c));
+        return;
+    }
+    if (in->ntypes != 4) {
+        verr(c, "%s: four types are required (.dtype.atype.btype.ctype)", mn(c));
+        return;
+    }
+    for (int i = 0; i < (int)(sizeof mma_forms / sizeof mma_forms[0]); i++)
+        if (mma_forms[i].m == shapes[si].m && mma_forms[i].n == shapes[si].n &&
+            mma_forms[i].k == shapes[si].k && mma_forms[i].d == in->types[0] &&
+            mma_forms[i].a == in->types[1] && mma_forms[i].b == in->types[2] &&
+            mma_forms[i].c == in->types[3])
+            return;
+    verr(c, "%s: .m%un%uk%u does not take the types .%s.%s.%s.%s (d, a, b, c)", mn(c),
+         shapes[si].m, shapes[si].n, shapes[si].k, ir_types[in->types[0]].name,
+         ir_types[in->types[1]].name, ir_types[in->types[2]].name, ir_types[in->types[3]].name);
+}
+
 static int writes_opd0(int op)
 {
     switch (op) {
@@ -877,6 +919,9 @@ int ir_validate_instr(const ir_module *m, const ir_function *f, const ir_instr *
         break;
     case IR_OP_TENSORMAP_REPLACE:
         check_tensormap_replace(&c);
+        break;
+    case IR_OP_MMA:
+        check_mma(&c);
         break;
     case IR_OP_TENSORMAP_CP_FENCEPROXY:
         if (!ir_has(in, IR_M_TENSORMAP_GENERIC) || in->sem != IR_M_RELEASE)

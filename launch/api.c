@@ -29,6 +29,18 @@ struct ptxi_launch {
     volatile int stop;
     launch_outcome res;
     bool ran;
+    /* stepping (ptxi_launch_start / _step) */
+    interp_ctx *ctx;
+    uint8_t *params;
+    /* options */
+    int jobs, policy;
+    uint64_t seed;
+    bool update, quiet, drop_memory;
+    char *keep_failed;
+    char *trace;               /* "trace": the timeline's file */
+    launch_dumps dumps;
+    uint64_t progress;
+    bool owned_by_file;
     char err[2048];
 };
 
@@ -159,6 +171,7 @@ static ptxi_launch *launch_alloc(void)
     l->c.has_params = true;
     l->max_steps = 4000000000ull;
     l->timeout = 600;
+    l->jobs = 1;
     return l;
 }
 
@@ -176,7 +189,7 @@ ptxi_launch *ptxi_launch_new(ptxi_module *m, const char *kernel)
         ptxi_launch_free(l);
         return NULL;
     }
-    if (!m || !m->mod)
+    if (m && !m->mod)
         seterr(l, PTXI_ERROR, "the module did not load: %s", ptxi_module_errmsg(m));
     return l;
 }
@@ -193,6 +206,235 @@ long ptxi_launch_file_count(const char *path)
     }
     launch_free_all(cases, n);
     return (long)n;
+}
+
+static void launch_release(ptxi_launch *l);
+
+struct ptxi_file {
+    ptxi_launch *cases;
+    size_t n;
+    char err[4096];
+};
+
+int ptxi_file_open(const char *path, ptxi_file **out)
+{
+    ptxi_file *f = calloc(1, sizeof *f);
+    *out = f;
+    if (!f)
+        return PTXI_NOMEM;
+    launch_case *cases = NULL;
+    size_t n = 0;
+    if (!path) {
+        snprintf(f->err, sizeof f->err, "no path given (NULL)");
+        return PTXI_ERROR;
+    }
+    if (launch_read_file_all(path, &cases, &n, f->err, sizeof f->err))
+        return PTXI_ERROR;
+    f->cases = calloc(n ? n : 1, sizeof *f->cases);
+    if (!f->cases) {
+        launch_free_all(cases, n);
+        return PTXI_NOMEM;
+    }
+    for (size_t i = 0; i < n; i++) {
+        ptxi_launch *l = &f->cases[i];
+        l->c = cases[i];
+        l->max_steps = 4000000000ull;
+        l->timeout = 600;
+        l->jobs = 1;
+        l->owned_by_file = true;
+        if (l->c.broken)
+            snprintf(l->err, sizeof l->err, "%s", l->c.broken);
+    }
+    free(cases);
+    f->n = n;
+    return PTXI_OK;
+}
+
+const char *ptxi_file_errmsg(const ptxi_file *f)
+{
+    return f ? f->err : "out of memory";
+}
+
+size_t ptxi_file_count(const ptxi_file *f)
+{
+    return f ? f->n : 0;
+}
+
+ptxi_launch *ptxi_file_launch(ptxi_file *f, size_t i)
+{
+    return f && i < f->n ? &f->cases[i] : NULL;
+}
+
+int ptxi_file_is_launch(const char *path)
+{
+    return path && launch_file_is_launch(path);
+}
+
+void ptxi_file_close(ptxi_file *f)
+{
+    if (!f)
+        return;
+    for (size_t i = 0; i < f->n; i++)
+        launch_release(&f->cases[i]);
+    free(f->cases);
+    free(f);
+}
+
+const char *ptxi_launch_name(const ptxi_launch *l)
+{
+    return l && l->c.name ? l->c.name : "";
+}
+
+const char *ptxi_launch_origin(const ptxi_launch *l)
+{
+    return l && l->c.origin ? l->c.origin : "";
+}
+
+int ptxi_launch_broken(const ptxi_launch *l)
+{
+    return l && l->c.broken;
+}
+
+int ptxi_launch_spec(ptxi_launch *l, const char *what, const char *spec)
+{
+    if (!what || !spec)
+        return seterr(l, PTXI_ERROR, "ptxi_launch_spec: what and spec are required");
+    if (!strcmp(what, "buffer"))
+        return launch_spec_buffer(&l->c, spec, l->err, sizeof l->err) ? PTXI_ERROR : PTXI_OK;
+    if (!strcmp(what, "param"))
+        return launch_spec_param(&l->c, spec, l->err, sizeof l->err) ? PTXI_ERROR : PTXI_OK;
+    if (!strcmp(what, "expect")) {
+        const char *eq = strchr(spec, '=');
+        if (!eq || eq == spec || !eq[1])
+            return seterr(l, PTXI_ERROR, "--expect %s: expected NAME=FILE", spec);
+        launch_expect_buf *ne = realloc(l->c.expect_bufs, (l->c.nexpect_bufs + 1) * sizeof *ne);
+        if (!ne)
+            return PTXI_NOMEM;
+        l->c.expect_bufs = ne;
+        launch_expect_buf *e = &ne[l->c.nexpect_bufs];
+        memset(e, 0, sizeof *e);
+        e->name = strndup(spec, (size_t)(eq - spec));
+        e->file = strdup(eq + 1);
+        e->file_rel = strdup(eq + 1);
+        if (!e->name || !e->file || !e->file_rel) {
+            free(e->name);
+            free(e->file);
+            free(e->file_rel);
+            return PTXI_NOMEM;
+        }
+        l->c.nexpect_bufs++;
+        return PTXI_OK;
+    }
+    return seterr(l, PTXI_ERROR, "ptxi_launch_spec: \"%s\" is not buffer, param or expect", what);
+}
+
+int ptxi_launch_check(ptxi_launch *l)
+{
+    const launch_param *unk = launch_unknown_pointer(&l->c, l->c.params, l->c.nparams);
+    if (unk)
+        return seterr(l, PTXI_ERROR, "--param ptr:%s: no --buffer named \"%s\"", unk->ref, unk->ref);
+    for (size_t i = 0; i < l->c.nexpect_bufs; i++)
+        if (!launch_find_buffer(&l->c, l->c.expect_bufs[i].name))
+            return seterr(l, PTXI_ERROR, "--expect %s=%s: no --buffer named \"%s\"", l->c.expect_bufs[i].name,
+                          l->c.expect_bufs[i].file_rel, l->c.expect_bufs[i].name);
+    return PTXI_OK;
+}
+
+static int parse_count(const char *v, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    if (!v || !*v || *v == '-')
+        return -1;
+    *out = strtoull(v, &end, 0);
+    return *end || errno ? -1 : 0;
+}
+
+int ptxi_launch_option(ptxi_launch *l, const char *name, const char *v)
+{
+    uint64_t n;
+    if (!name || !v)
+        return seterr(l, PTXI_ERROR, "ptxi_launch_option: name and value are required");
+    if (!strcmp(name, "ptx")) {
+        free(l->c.ptx);
+        l->c.ptx = strdup(v);
+        if (!l->c.origin || !strcmp(l->c.origin, "api")) {
+            free(l->c.origin);
+            l->c.origin = strdup(v);
+        }
+        return l->c.ptx ? PTXI_OK : PTXI_NOMEM;
+    }
+    if (!strcmp(name, "jobs")) {
+        if (parse_count(v, &n) || n < 1 || n > 1024)
+            return seterr(l, PTXI_ERROR, "jobs: \"%s\" is not a thread count 1..1024", v);
+        l->jobs = (int)n;
+        return PTXI_OK;
+    }
+    if (!strcmp(name, "complete")) {
+        if (!strcmp(v, "eager"))
+            l->policy = INTERP_COMPLETE_EAGER;
+        else if (!strcmp(v, "deferred"))
+            l->policy = INTERP_COMPLETE_DEFERRED;
+        else if (!strncmp(v, "random", 6) && (v[6] == 0 || (v[6] == ':' && !parse_count(v + 7, &n)))) {
+            l->policy = INTERP_COMPLETE_RANDOM;
+            l->seed = v[6] ? n : 1;
+        } else {
+            return seterr(l, PTXI_ERROR, "--complete: \"%s\" is not eager, deferred or random[:SEED]", v);
+        }
+        return PTXI_OK;
+    }
+    if (!strcmp(name, "max-steps")) {
+        if (parse_count(v, &n))
+            return seterr(l, PTXI_ERROR, "--max-steps: \"%s\" is not a count of warp instructions", v);
+        l->max_steps = n;
+        return PTXI_OK;
+    }
+    if (!strcmp(name, "timeout")) {
+        char *end;
+        double t = strtod(v, &end);
+        if (!*v || *end || !(t >= 0))
+            return seterr(l, PTXI_ERROR, "--timeout: \"%s\" is not a number of seconds", v);
+        l->timeout = t;
+        return PTXI_OK;
+    }
+    if (!strcmp(name, "update") || !strcmp(name, "quiet") || !strcmp(name, "keep-memory")) {
+        if (strcmp(v, "0") && strcmp(v, "1"))
+            return seterr(l, PTXI_ERROR, "%s: \"%s\" is not 0 or 1", name, v);
+        bool on = *v == '1';
+        if (name[0] == 'u')
+            l->update = on;
+        else if (name[0] == 'q')
+            l->quiet = on;
+        else
+            l->drop_memory = !on;
+        return PTXI_OK;
+    }
+    if (!strcmp(name, "keep-failed")) {
+        free(l->keep_failed);
+        l->keep_failed = *v ? strdup(v) : NULL;
+        return PTXI_OK;
+    }
+    if (!strcmp(name, "trace")) {
+        free(l->trace);
+        l->trace = *v ? strdup(v) : NULL;
+        return PTXI_OK;
+    }
+    if (!strcmp(name, "dump"))
+        return launch_spec_dump(&l->dumps, v, l->err, sizeof l->err) ? PTXI_ERROR : PTXI_OK;
+    return seterr(l, PTXI_ERROR, "ptxi_launch_option: unknown option \"%s\"", name);
+}
+
+void ptxi_launch_stats(const ptxi_launch *l, uint64_t *thread_instrs, uint64_t *wall_ns)
+{
+    if (thread_instrs)
+        *thread_instrs = l ? l->res.thread_instrs : 0;
+    if (wall_ns)
+        *wall_ns = l ? l->res.wall_ns : 0;
+}
+
+uint64_t ptxi_launch_progress(const ptxi_launch *l)
+{
+    return l ? __atomic_load_n(&l->progress, __ATOMIC_RELAXED) : 0;
 }
 
 int ptxi_launch_from_file(const char *path, size_t index, ptxi_launch **out)
@@ -225,13 +467,31 @@ int ptxi_launch_from_file(const char *path, size_t index, ptxi_launch **out)
     return PTXI_OK;
 }
 
-void ptxi_launch_free(ptxi_launch *l)
+static void step_end(ptxi_launch *l)
 {
-    if (!l)
-        return;
+    if (l->ctx)
+        interp_free(l->ctx);
+    l->ctx = NULL;
+    free(l->params);
+    l->params = NULL;
+}
+
+static void launch_release(ptxi_launch *l)
+{
+    step_end(l);
     launch_outcome_free(&l->res);
     launch_free(&l->c);
     ptxi_module_free(l->own);
+    free(l->keep_failed);
+    free(l->trace);
+    launch_dumps_free(&l->dumps);
+}
+
+void ptxi_launch_free(ptxi_launch *l)
+{
+    if (!l || l->owned_by_file)
+        return;
+    launch_release(l);
     free(l);
 }
 
@@ -404,14 +664,23 @@ static void *timer_main(void *arg)
     return NULL;
 }
 
-int ptxi_launch_run(ptxi_launch *l)
+static int status_of(int interp_status)
 {
-    launch_outcome_free(&l->res);
-    l->ran = false;
-    if (l->m && !l->m->mod)
-        return seterr(l, PTXI_ERROR, "the module did not load: %s", ptxi_module_errmsg(l->m));
-    if (!l->m && !l->c.ntmaps)
-        return seterr(l, PTXI_ERROR, "no module to run");
+    switch (interp_status) {
+    case INTERP_OK: return PTXI_OK;
+    case INTERP_FAULT: return PTXI_FAULT;
+    case INTERP_DEADLOCK: return PTXI_DEADLOCK;
+    case INTERP_UNSUPPORTED: return PTXI_UNSUPPORTED;
+    case INTERP_TRAP: return PTXI_TRAP;
+    case INTERP_LAUNCH_ERROR: return PTXI_LAUNCH_ERROR;
+    case INTERP_STEP_LIMIT: return PTXI_STEP_LIMIT;
+    case INTERP_INTERRUPTED: return PTXI_INTERRUPTED;
+    default: return PTXI_ERROR;
+    }
+}
+
+static int encode_checks(ptxi_launch *l)
+{
     if (!l->c.expect_encode && l->c.ntmaps) {
         l->c.expect_encode = malloc(l->c.ntmaps * sizeof *l->c.expect_encode);
         if (!l->c.expect_encode)
@@ -419,8 +688,105 @@ int ptxi_launch_run(ptxi_launch *l)
         for (size_t i = 0; i < l->c.ntmaps; i++)
             l->c.expect_encode[i] = -1;
     }
+    return PTXI_OK;
+}
+
+int ptxi_launch_start(ptxi_launch *l)
+{
+    step_end(l);
+    launch_outcome_free(&l->res);
+    memset(&l->res, 0, sizeof l->res);
+    l->res.status = -1;
+    l->ran = false;
+    const char *perr = NULL;
+    const ir_module *mod = l->m ? l->m->mod : l->c.ptx ? launch_module_get(l->c.ptx, &perr) : NULL;
+    if (!mod)
+        return seterr(l, PTXI_ERROR, "no module: %s",
+                      l->m ? ptxi_module_errmsg(l->m) : perr ? perr : "none given");
+    if (encode_checks(l))
+        return PTXI_NOMEM;
+    const ir_function *fn = ir_find_function(mod, l->c.kernel);
+    if (!fn || !fn->is_entry)
+        return seterr(l, PTXI_ERROR, "kernel: no .entry named \"%s\"", l->c.kernel);
+    mem_global *g = mem_global_new();
+    if (!g)
+        return PTXI_NOMEM;
+    l->res.g = g;
+    if (launch_setup(&l->c, g, l->err, sizeof l->err))
+        return PTXI_ERROR;
+    for (size_t i = 0; i < l->c.ntmaps; i++)
+        if (l->c.tmaps[i].status != TMA_SUCCESS)
+            return seterr(l, PTXI_ERROR, "tensor map %s: encode failed: %s", l->c.tmaps[i].name,
+                          l->c.tmaps[i].why[0] ? l->c.tmaps[i].why : "CUDA_ERROR_INVALID_VALUE");
+    uint32_t psize = 0;
+    if (launch_build_params(&l->c, mod, fn, &l->params, &psize, l->err, sizeof l->err))
+        return PTXI_ERROR;
+    interp_launch il;
+    memset(&il, 0, sizeof il);
+    il.mod = mod;
+    il.entry = fn;
+    memcpy(il.grid, l->c.grid, sizeof il.grid);
+    memcpy(il.block, l->c.block, sizeof il.block);
+    memcpy(il.cluster, l->c.cluster, sizeof il.cluster);
+    il.dyn_smem = l->c.dyn_smem;
+    il.params = l->params;
+    il.params_size = psize;
+    il.gmem = g;
+    il.max_steps = l->max_steps;
+    il.stop = &l->stop;
     l->stop = 0;
-    launch_run_opts o = {.max_steps = l->max_steps, .stop = &l->stop, .keep_memory = true};
+    l->ctx = interp_new(&il);
+    if (!l->ctx)
+        return PTXI_NOMEM;
+    l->ran = true;
+    l->err[0] = 0;
+    return PTXI_OK;
+}
+
+int ptxi_launch_step(ptxi_launch *l, uint64_t steps, int *done)
+{
+    if (done)
+        *done = 1;
+    if (!l->ctx)
+        return seterr(l, PTXI_ERROR, "ptxi_launch_step: no launch started (ptxi_launch_start)");
+    if (!steps)
+        steps = 1;
+    interp_event ev;
+    int k = interp_finished(l->ctx) ? INTERP_EV_DONE : interp_run_until(l->ctx, steps, false, &ev);
+    const interp_result *r = interp_get_result(l->ctx);
+    l->res.steps = interp_clock(l->ctx);
+    if (k != INTERP_EV_DONE && k != INTERP_EV_ERROR && !interp_finished(l->ctx)) {
+        if (done)
+            *done = 0;
+        return PTXI_OK;
+    }
+    l->res.status = r->status;
+    free(l->res.text.buf);
+    memset(&l->res.text, 0, sizeof l->res.text);
+    if (r->status == INTERP_OK)
+        launch_tprintf(&l->res.text, "PASS %s\n", l->c.name);
+    else
+        launch_tprintf(&l->res.text, "FAIL %s: %s\n", l->c.name, r->msg);
+    snprintf(l->err, sizeof l->err, "%.2000s", r->status == INTERP_OK ? "" : r->msg);
+    return status_of(r->status);
+}
+
+int ptxi_launch_run(ptxi_launch *l)
+{
+    step_end(l);
+    launch_outcome_free(&l->res);
+    l->ran = false;
+    if (l->m && !l->m->mod)
+        return seterr(l, PTXI_ERROR, "the module did not load: %s", ptxi_module_errmsg(l->m));
+    if (!l->m && !l->c.ptx && !l->c.ntmaps && !l->c.broken)
+        return seterr(l, PTXI_ERROR, "no module to run (give one to ptxi_launch_new, or the option \"ptx\")");
+    if (encode_checks(l))
+        return PTXI_NOMEM;
+    l->stop = 0;
+    __atomic_store_n(&l->progress, 0, __ATOMIC_RELAXED);
+    launch_run_opts o = {.max_steps = l->max_steps, .stop = &l->stop, .keep_memory = true, .jobs = l->jobs,
+                         .policy = l->policy, .seed = l->seed, .update = l->update, .quiet = l->quiet,
+                         .keep_failed = l->keep_failed, .progress = &l->progress, .trace = l->trace};
     timer t = {.stop = &l->stop};
     pthread_t th;
     bool timed = false;
@@ -453,23 +819,37 @@ int ptxi_launch_run(ptxi_launch *l)
         pthread_mutex_destroy(&t.mu);
         pthread_cond_destroy(&t.cv);
     }
+    if (l->res.g && l->dumps.ndumps) {
+        launch_text dt = {0};
+        if (!failed && launch_do_dumps(&l->c, l->res.g, &l->dumps, &dt)) {
+            /* the report said PASS: it fails after all */
+            const char *t = l->res.text.buf ? l->res.text.buf : "", *nl = strchr(t, '\n');
+            launch_text nt = {0};
+            launch_tprintf(&nt, "FAIL %s: --dump failed\n%s%s", l->c.name, nl ? nl + 1 : "", dt.buf ? dt.buf : "");
+            free(l->res.text.buf);
+            l->res.text = nt;
+            failed = l->res.failed = 1;
+            free(dt.buf);
+            dt.buf = NULL;
+            l->res.status = INTERP_OK;
+        } else if (dt.len) {
+            launch_tprintf(&l->res.text, "%s", dt.buf);
+        }
+        free(dt.buf);
+    }
+    if (l->drop_memory && l->res.g) {
+        mem_global_free(l->res.g);
+        l->res.g = NULL;
+    }
     l->ran = l->res.g != NULL;
     const char *txt = l->res.text.buf ? l->res.text.buf : "";
     const char *nl = strchr(txt, '\n');
     snprintf(l->err, sizeof l->err, "%.*s", nl ? (int)(nl - txt) : (int)strlen(txt), txt);
     if (!failed)
         return PTXI_OK;
-    switch (l->res.status) {
-    case INTERP_OK: return PTXI_FAIL;
-    case INTERP_FAULT: return PTXI_FAULT;
-    case INTERP_DEADLOCK: return PTXI_DEADLOCK;
-    case INTERP_UNSUPPORTED: return PTXI_UNSUPPORTED;
-    case INTERP_TRAP: return PTXI_TRAP;
-    case INTERP_LAUNCH_ERROR: return PTXI_LAUNCH_ERROR;
-    case INTERP_STEP_LIMIT: return PTXI_STEP_LIMIT;
-    case INTERP_INTERRUPTED: return PTXI_INTERRUPTED;
-    default: return PTXI_ERROR;   /* nothing launched: set-up, parameters, encode */
-    }
+    if (l->res.status == INTERP_OK)
+        return PTXI_FAIL;
+    return status_of(l->res.status);   /* (-1, nothing launched: set-up, parameters, encode: PTXI_ERROR) */
 }
 
 const char *ptxi_launch_report(const ptxi_launch *l)

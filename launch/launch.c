@@ -16,6 +16,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -259,6 +260,45 @@ static int read_dim3(errbuf *e, const json_t *o, const char *key, bool required,
     return 0;
 }
 
+/* A buffer's optional "dtype" (the --dump names) and "shape" (numpy order,
+ * outermost first), which make diffs list elements by index and value. */
+static int read_dtype_shape(errbuf *e, const json_t *b, const char *p, launch_buffer *lb)
+{
+    char q[160];
+    const char *dt = NULL;
+    if (get_str(e, b, p, "dtype", false, &dt))
+        return -1;
+    if (dt) {
+        unsigned es = launch_dtype_size(dt);
+        if (!es)
+            return fail(e, kp(q, sizeof q, p, "dtype"),
+                        "unknown dtype \"%s\" (u8 s8 u16 s16 u32 s32 u64 s64 f16 bf16 f32 f64)", dt);
+        if (lb->bytes % es)
+            return fail(e, kp(q, sizeof q, p, "dtype"), "%llu bytes is not a whole number of %s elements",
+                        (unsigned long long)lb->bytes, dt);
+        snprintf(lb->dtype, sizeof lb->dtype, "%s", dt);
+    }
+    const json_t *sh = json_object_get(b, "shape");
+    if (!sh)
+        return 0;
+    if (!dt)
+        return fail(e, kp(q, sizeof q, p, "shape"), "a shape needs a \"dtype\" too");
+    long long v[5];
+    if (get_ints(e, b, p, "shape", true, -5, NULL, 1, LLONG_MAX, v))
+        return -1;
+    lb->ndim = (int)json_array_size(sh);
+    uint64_t count = 1;
+    for (int i = 0; i < lb->ndim; i++) {
+        lb->shape[i] = (uint64_t)v[i];
+        count *= lb->shape[i];
+    }
+    if (count * launch_dtype_size(dt) != lb->bytes)
+        return fail(e, kp(q, sizeof q, p, "shape"), "%llu elements of %s are %llu bytes, the buffer has %llu",
+                    (unsigned long long)count, dt, (unsigned long long)(count * launch_dtype_size(dt)),
+                    (unsigned long long)lb->bytes);
+    return 0;
+}
+
 static int read_buffers(errbuf *e, const json_t *o, launch_case *c)
 {
     const json_t *arr = json_object_get(o, "buffers");
@@ -276,7 +316,7 @@ static int read_buffers(errbuf *e, const json_t *o, launch_case *c)
         lb->align = 256;
         if (!json_is_object(b))
             return fail(e, p, "expected an object, got %s", jtype(b));
-        static const char *const bkeys[] = {"name", "bytes", "align", "init", NULL};
+        static const char *const bkeys[] = {"name", "bytes", "align", "init", "dtype", "shape", NULL};
         if (check_keys(e, b, p, bkeys))
             return -1;
         const char *name = NULL;
@@ -292,6 +332,8 @@ static int read_buffers(errbuf *e, const json_t *o, launch_case *c)
         lb->name = xstrdup(name);
         lb->bytes = (uint64_t)bytes;
         lb->align = (uint64_t)align < 256 ? 256 : (uint64_t)align;
+        if (read_dtype_shape(e, b, p, lb))
+            return -1;
         const json_t *init = json_object_get(b, "init");
         if (!init || json_is_null(init))
             continue;
@@ -813,7 +855,7 @@ static int read_expect(errbuf *e, const json_t *o, launch_case *c)
             ip(p, sizeof p, "expect.buffers", i);
             if (!json_is_object(x))
                 return fail(e, p, "expected an object, got %s", jtype(x));
-            static const char *const xkeys[] = {"name", "file", "ignore", NULL};
+            static const char *const xkeys[] = {"name", "file", "ignore", "atol", "rtol", "ulp", NULL};
             if (check_keys(e, x, p, xkeys))
                 return -1;
             if (get_str(e, x, p, "name", true, &name) || get_str(e, x, p, "file", false, &file))
@@ -821,6 +863,25 @@ static int read_expect(errbuf *e, const json_t *o, launch_case *c)
             if (find_buffer_index(c, name) < 0)
                 return fail(e, kp(q, sizeof q, p, "name"), "no buffer named \"%s\"", name);
             eb->name = xstrdup(name);
+            for (int t = 0; t < 2; t++) {
+                const char *key = t ? "rtol" : "atol";
+                const json_t *tv = json_object_get(x, key);
+                if (!tv)
+                    continue;
+                if (!json_is_number(tv) || !(json_number_value(tv) >= 0))
+                    return fail(e, kp(q, sizeof q, p, key), "expected a number >= 0, got %s", jtype(tv));
+                *(t ? &eb->rtol : &eb->atol) = json_number_value(tv);
+                eb->has_tol = true;
+            }
+            if (json_object_get(x, "ulp")) {
+                long long u;
+                if (get_int(e, x, p, "ulp", false, 0, LLONG_MAX, &u))
+                    return -1;
+                eb->ulp = (uint64_t)u;
+                eb->has_tol = true;
+            }
+            if (eb->has_tol && !c->buffers[find_buffer_index(c, name)].dtype[0])
+                return fail(e, p, "atol/rtol/ulp compare values: buffer \"%s\" needs a \"dtype\"", name);
             if (file) {
                 eb->file = resolve(c->dir, file);
                 eb->file_rel = xstrdup(file);
@@ -948,6 +1009,38 @@ void launch_free_all(launch_case *cases, size_t n)
 }
 
 /* ---- files ------------------------------------------------------------------ */
+
+static bool ends_with(const char *s, const char *suf);
+
+uint8_t *launch_load_data(const char *path, const char *want_dtype, uint64_t *len, char *err, size_t errlen)
+{
+    uint8_t *d = launch_slurp(path, len);
+    if (!d) {
+        snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+        return NULL;
+    }
+    if (!ends_with(path, ".npy"))
+        return d;
+    const char *dt = NULL;
+    uint64_t shape[5], off = 0;
+    int nd = 0;
+    char why[256];
+    if (launch_read_npy(d, *len, &dt, shape, &nd, &off, why, sizeof why)) {
+        snprintf(err, errlen, "%s: %s", path, why);
+        free(d);
+        return NULL;
+    }
+    /* bf16 travels as <u2 (numpy has no bfloat16) */
+    if (want_dtype && *want_dtype && strcmp(dt, want_dtype) &&
+        !(!strcmp(want_dtype, "bf16") && !strcmp(dt, "u16"))) {
+        snprintf(err, errlen, "%s holds %s, the buffer's dtype is %s", path, dt, want_dtype);
+        free(d);
+        return NULL;
+    }
+    *len -= off;
+    memmove(d, d + off, *len);
+    return d;
+}
 
 uint8_t *launch_slurp(const char *path, uint64_t *len)
 {
@@ -1190,9 +1283,10 @@ int launch_setup(launch_case *c, mem_global *g, char *err, size_t errlen)
             break;
         case LAUNCH_INIT_FILE: {
             uint64_t n = 0;
-            uint8_t *d = launch_slurp(b->file, &n);
+            char why[512];
+            uint8_t *d = launch_load_data(b->file, b->dtype, &n, why, sizeof why);
             if (!d)
-                return fail(&e, p, "init.file: cannot read %s: %s", b->file, strerror(errno));
+                return fail(&e, p, "init.file: %s", why);
             if (n != b->bytes) {
                 free(d);
                 return fail(&e, p, "init.file: %s holds %llu bytes but the buffer has %llu", b->file,
@@ -1418,45 +1512,156 @@ static bool ignored(const launch_expect_buf *e, uint64_t off)
 /* Where byte `off` of buffer `name` lies in the tensor of each map over
  * that buffer: "offset 1309 is element of tensor map tm (7, 5) [FLOAT32, dims
  * 64 x 32, innermost first]" — the coordinates a kernel writer indexes by. */
-static void tensor_coords(const launch_case *c, const char *name, uint64_t off, FILE *out)
+/* The coordinates of byte `off` of buffer `name` in the first tensor map
+ * of the case over that buffer: the map, coord[] (innermost first) and
+ * whether the byte is inside the tensor (not padding).  False if no map
+ * describes the buffer there. */
+static bool map_coords(const launch_case *c, const char *name, uint64_t off, const launch_tmap **mp,
+                       uint64_t coord[5], bool *inside)
 {
     for (size_t i = 0; i < c->ntmaps; i++) {
         const launch_tmap *m = &c->tmaps[i];
         if (!m->buffer || strcmp(m->buffer, name) || off < m->offset)
             continue;
         unsigned bits = tma_dtype_bits(m->data_type);
-        uint64_t rel = off - m->offset, coord[5] = {0};
-        bool inside = true;
+        uint64_t rel = off - m->offset;
+        memset(coord, 0, 5 * sizeof *coord);
+        *inside = true;
+        bool ok = true;
         for (int d = (int)m->rank - 1; d >= 1; d--) {
             uint64_t st = m->global_strides[d - 1];
-            if (!st)
-                return;
+            if (!st) {
+                ok = false;
+                break;
+            }
             coord[d] = rel / st;
             rel %= st;
             if (coord[d] >= m->global_dim[d])
-                inside = false;
+                *inside = false;
         }
+        if (!ok)
+            return false;
         /* Sub-byte types: the first element that touches this byte. */
         coord[0] = bits >= 8 ? rel / (bits / 8) : rel * 8 / (bits ? bits : 8);
         if (coord[0] >= m->global_dim[0])
-            inside = false;
+            *inside = false;
         if (m->interleave != TMA_INTERLEAVE_NONE)
-            inside = false;   /* interleaved layouts do not map linearly */
-        const char *dt = tma_enum_name("data_type", m->data_type);
-        fprintf(out, "    first difference: offset %llu is %s tensor map %s (", (unsigned long long)off,
-                inside ? "element of" : "padding beside an element of", m->name);
-        for (uint32_t d = 0; d < m->rank; d++)
-            fprintf(out, "%s%llu", d ? ", " : "", (unsigned long long)coord[d]);
-        fprintf(out, ") [%s, dims ", dt ? dt : "?");
-        for (uint32_t d = 0; d < m->rank; d++)
-            fprintf(out, "%s%llu", d ? " x " : "", (unsigned long long)m->global_dim[d]);
-        fprintf(out, ", innermost first]\n");
+            *inside = false;   /* interleaved layouts do not map linearly */
+        *mp = m;
+        return true;
     }
+    return false;
+}
+
+static void tensor_coords(const launch_case *c, const char *name, uint64_t off, FILE *out)
+{
+    const launch_tmap *m;
+    uint64_t coord[5];
+    bool inside;
+    if (!map_coords(c, name, off, &m, coord, &inside))
+        return;
+    const char *dt = tma_enum_name("data_type", m->data_type);
+    fprintf(out, "    first difference: offset %llu is %s tensor map %s (", (unsigned long long)off,
+            inside ? "element of" : "padding beside an element of", m->name);
+    for (uint32_t d = 0; d < m->rank; d++)
+        fprintf(out, "%s%llu", d ? ", " : "", (unsigned long long)coord[d]);
+    fprintf(out, ") [%s, dims ", dt ? dt : "?");
+    for (uint32_t d = 0; d < m->rank; d++)
+        fprintf(out, "%s%llu", d ? " x " : "", (unsigned long long)m->global_dim[d]);
+    fprintf(out, ", innermost first]\n");
+}
+
+/* numpy's index of element k: "[3,7]" with a shape, "[k]" without. */
+static void np_index(const launch_buffer *b, uint64_t k, char *buf, size_t n)
+{
+    if (b->ndim <= 1) {
+        snprintf(buf, n, "[%llu]", (unsigned long long)k);
+        return;
+    }
+    uint64_t idx[5];
+    for (int d = b->ndim - 1; d >= 0; d--) {
+        idx[d] = k % b->shape[d];
+        k /= b->shape[d];
+    }
+    size_t at = (size_t)snprintf(buf, n, "[");
+    for (int d = 0; d < b->ndim && at < n; d++)
+        at += (size_t)snprintf(buf + at, n - at, "%s%llu", d ? "," : "", (unsigned long long)idx[d]);
+    if (at < n)
+        snprintf(buf + at, n - at, "]");
+}
+
+/* A typed buffer: elements compared by value (tolerances), listed by index. */
+static uint64_t compare_typed(const launch_case *c, const launch_expect_buf *e, const launch_buffer *b,
+                              const uint8_t *got, uint64_t n, const uint8_t *want, uint64_t wn, FILE *out)
+{
+    unsigned es = launch_dtype_size(b->dtype);
+    int kind = launch_dtype_kind(b->dtype);
+    uint64_t ndiff = 0, first = 0, last = 0, nel = (n < wn ? n : wn) / es;
+    double max_abs = 0, max_rel = 0;
+    if (n != wn)
+        fprintf(out, "    buffer %s has %llu bytes but %s holds %llu\n", e->name, (unsigned long long)n,
+                e->file ? e->file : "the expected file", (unsigned long long)wn);
+    for (uint64_t k = 0; k < nel; k++) {
+        if (!memcmp(got + k * es, want + k * es, es) || ignored(e, k * es))
+            continue;
+        double g = launch_elem_value(b->dtype, got, k), w = launch_elem_value(b->dtype, want, k);
+        if (kind == 'f' && isnan(g) && isnan(w))
+            continue;   /* NaN == NaN, payloads aside (numpy's equal_nan) */
+        double ad = fabs(g - w);
+        if (e->has_tol) {
+            if (ad <= e->atol + e->rtol * fabs(w))
+                continue;
+            if (kind == 'f' && e->ulp && launch_elem_ulps(b->dtype, got, want, k) <= e->ulp)
+                continue;
+        }
+        if (!ndiff)
+            first = k;
+        last = k;
+        if (isfinite(ad) && ad > max_abs)
+            max_abs = ad;
+        if (isfinite(ad) && w != 0 && ad / fabs(w) > max_rel)
+            max_rel = ad / fabs(w);
+        if (ndiff < 8) {
+            char idx[96], gs[64], ws[64];
+            np_index(b, k, idx, sizeof idx);
+            launch_format_elem(gs, sizeof gs, b->dtype, got, k);
+            launch_format_elem(ws, sizeof ws, b->dtype, want, k);
+            fprintf(out, "    %s%s: got %s, want %s", e->name, idx, gs, ws);
+            if (kind == 'f')
+                fprintf(out, " (%llu ulp)", (unsigned long long)launch_elem_ulps(b->dtype, got, want, k));
+            const launch_tmap *m;
+            uint64_t coord[5];
+            bool inside;
+            if (map_coords(c, e->name, k * es, &m, coord, &inside)) {
+                fprintf(out, " [tensor map %s (", m->name);
+                for (uint32_t d = 0; d < m->rank; d++)
+                    fprintf(out, "%s%llu", d ? ", " : "", (unsigned long long)coord[d]);
+                fprintf(out, ")%s]", inside ? "" : ", padding");
+            }
+            fputc('\n', out);
+        }
+        ndiff++;
+    }
+    if (ndiff) {
+        char fi[96], la[96];
+        np_index(b, first, fi, sizeof fi);
+        np_index(b, last, la, sizeof la);
+        fprintf(out, "    %llu of %llu %s elements differ", (unsigned long long)ndiff, (unsigned long long)nel,
+                b->dtype);
+        if (e->has_tol)
+            fprintf(out, " beyond atol %g, rtol %g, ulp %llu", e->atol, e->rtol, (unsigned long long)e->ulp);
+        fprintf(out, "; max abs error %g, max rel error %g; first %s%s, last %s%s\n", max_abs, max_rel, e->name, fi,
+                e->name, la);
+    }
+    return ndiff + (n != wn);
 }
 
 uint64_t launch_compare(const launch_case *c, const launch_expect_buf *e, const uint8_t *got, uint64_t n,
                         const uint8_t *want, uint64_t wn, FILE *out)
 {
+    const launch_buffer *tb = launch_find_buffer(c, e->name);
+    if (tb && tb->dtype[0] && launch_dtype_size(tb->dtype))
+        return compare_typed(c, e, tb, got, n, want, wn, out);
     uint64_t ndiff = 0, first = UINT64_MAX;
     if (n != wn) {
         fprintf(out, "    buffer %s has %llu bytes but %s holds %llu\n", e->name, (unsigned long long)n,

@@ -44,6 +44,9 @@ typedef struct launch_buffer {
     char **tmaps;          /* LAUNCH_INIT_TMAPS: map names */
     size_t ntmaps;
     uint8_t *data;         /* LAUNCH_INIT_DATA: `bytes` bytes, owned */
+    char dtype[8];         /* "f32", ... (the --dump names) or "" = bytes */
+    uint64_t shape[5];     /* numpy order, outermost first; ndim 0 = flat */
+    int ndim;
     uint64_t addr;         /* device address once allocated */
 } launch_buffer;
 
@@ -93,6 +96,9 @@ typedef struct launch_expect_buf {
     char *file_rel;        /* as written in the launch file */
     uint64_t (*ignore)[2]; /* [offset, length] byte ranges */
     size_t nignore;
+    double atol, rtol;     /* element passes if |got - want| <= atol + rtol * |want| */
+    uint64_t ulp;          /* ... or (floats) they are at most `ulp` units in the last place apart */
+    bool has_tol;
 } launch_expect_buf;
 
 typedef struct launch_case {
@@ -196,17 +202,54 @@ int launch_write_npy(FILE *f, const char *dtype, const uint64_t *shape, int ndim
 /* Print the values as text, 8 per line with their byte offset (u8: hex). */
 void launch_print_values(FILE *f, const char *dtype, const uint8_t *data, uint64_t bytes);
 
+/* Typed values (the dtypes above). */
+int launch_dtype_kind(const char *dtype);                 /* 'u', 's', 'f'; 0 if unknown */
+double launch_elem_value(const char *dtype, const uint8_t *d, uint64_t i);
+uint64_t launch_elem_ulps(const char *dtype, const uint8_t *a, const uint8_t *b, uint64_t i);
+void launch_format_elem(char *buf, size_t n, const char *dtype, const uint8_t *d, uint64_t i);
+/* Parse a .npy file's header (format 1.0 to 3.0, C order, little-endian
+ * scalar dtypes): its dtype name, shape, and where the data starts. */
+int launch_read_npy(const uint8_t *file, uint64_t len, const char **dtype, uint64_t *shape, int *ndim,
+                    uint64_t *data_off, char *err, size_t errlen);
+/* A buffer's contents from a file: a .npy's data (checked against the
+ * buffer's dtype when it has one), else the raw bytes.  NULL with `err`
+ * on failure; *len the data's length. */
+uint8_t *launch_load_data(const char *path, const char *want_dtype, uint64_t *len, char *err, size_t errlen);
+
 /* Read a whole file; NULL with errno set on failure. */
 uint8_t *launch_slurp(const char *path, uint64_t *len);
-
-/* ---- running a case (launch/run.c) ------------------------------------------ */
 
 /* Growing text (verdicts and reports). */
 typedef struct launch_text { char *buf; size_t len, cap; } launch_text;
 void launch_tprintf(launch_text *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-struct interp_launch;
-struct interp_result;
+/* ---- launches from the command line (launch/spec.c) ------------------------- */
+
+/* Append a buffer, a parameter (or struct) from `ptxi run`'s forms; -1 with
+ * `err` ("--buffer SPEC: what").  Pointer names are checked afterwards,
+ * launch_unknown_pointer() (the buffers may be given later). */
+int launch_spec_buffer(launch_case *c, const char *spec, char *err, size_t errlen);
+int launch_spec_param(launch_case *c, const char *spec, char *err, size_t errlen);
+const launch_param *launch_unknown_pointer(const launch_case *c, const launch_param *ps, size_t n);
+
+/* --dump requests: written after a run (FILE.npy, FILE.svg / FILE.png: a
+ * heat map (launch/heatmap.c), raw bytes, or "-": the
+ * values into the report). */
+typedef struct launch_dump {
+    char *buffer, *dtype, *file;
+    uint64_t shape[5];
+    int ndim;
+} launch_dump;
+typedef struct launch_dumps { launch_dump *dumps; size_t ndumps; } launch_dumps;
+int launch_spec_dump(launch_dumps *d, const char *spec, char *err, size_t errlen);
+void launch_dumps_free(launch_dumps *d);
+/* Perform the dumps from memory `g` after case `c` ran; messages and "-"
+ * listings go to `out`.  Returns non-zero if one failed. */
+int launch_do_dumps(const launch_case *c, mem_global *g, const launch_dumps *d, launch_text *out);
+
+/* ---- running a case (launch/run.c) ------------------------------------------ */
+
+
 typedef struct launch_run_opts {
     int jobs;                  /* interpreter threads over clusters */
     int policy;                /* interp_policy */
@@ -218,10 +261,9 @@ typedef struct launch_run_opts {
     bool quiet;                /* terse PASS lines */
     bool keep_memory;          /* hand the global memory back in the outcome */
     bool printf_direct;        /* kernel printf to stdout as it happens */
-    /* Optional: runs the launch instead of interp_run (same contract; the
-     * CLI's --trace steps it through the step API and writes a timeline). */
-    int (*runner)(const struct interp_launch *l, struct interp_result *res, void *arg);
-    void *runner_arg;
+    const char *keep_failed;   /* directory: failing buffers' bytes (.bin, and .npy when typed) */
+    const char *trace;         /* write a Chrome/Perfetto timeline here (launch/trace.c): the
+                                  launch then runs through the step API on one host thread */
 } launch_run_opts;
 
 typedef struct launch_outcome {
@@ -238,6 +280,9 @@ typedef struct launch_outcome {
  * free with launch_outcome_free. */
 int launch_run_case(launch_case *c, const launch_run_opts *o, const ir_module *mod, launch_outcome *res);
 void launch_outcome_free(launch_outcome *res);
+/* The module at `path`, parsed once per process (shared, read-only; the
+ * cache launch_run_case uses); NULL with *err the diagnostics. */
+const ir_module *launch_module_get(const char *path, const char **err);
 /* Drop the parsed modules of launch_run_case's cache. */
 void launch_modules_free(void);
 /* Parse PTX text (text != NULL, `path` names it in messages) or the file

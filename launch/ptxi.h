@@ -108,6 +108,27 @@ PTXI_API ptxi_launch *ptxi_launch_new(ptxi_module *m, const char *kernel);
 PTXI_API int ptxi_launch_from_file(const char *path, size_t index, ptxi_launch **out);
 /* Number of cases in a launch file, or -1 (errno set) if unreadable. */
 PTXI_API long ptxi_launch_file_count(const char *path);
+
+/* A whole launch file read once: its cases as launch handles, which the
+ * file owns (do not ptxi_launch_free them).  A line that cannot be read
+ * (JSON syntax, an unknown key) is a case too: ptxi_launch_broken() is 1,
+ * its errmsg says why with the JSON path, and running it fails.  *out is
+ * set even on PTXI_ERROR (unreadable or empty file; the errmsg), NULL only
+ * with PTXI_NOMEM.  Modules named by several cases are parsed once per
+ * process. */
+typedef struct ptxi_file ptxi_file;
+PTXI_API int ptxi_file_open(const char *path, ptxi_file **out);
+PTXI_API const char *ptxi_file_errmsg(const ptxi_file *f);
+PTXI_API size_t ptxi_file_count(const ptxi_file *f);
+PTXI_API ptxi_launch *ptxi_file_launch(ptxi_file *f, size_t i);
+/* 1 if the file's first object declares "format": "ptxi-launch/..." */
+PTXI_API int ptxi_file_is_launch(const char *path);
+PTXI_API void ptxi_file_close(ptxi_file *f);
+
+/* The case's name and where it comes from ("cases.jsonl:12", or "api"). */
+PTXI_API const char *ptxi_launch_name(const ptxi_launch *l);
+PTXI_API const char *ptxi_launch_origin(const ptxi_launch *l);
+PTXI_API int ptxi_launch_broken(const ptxi_launch *l);
 PTXI_API void ptxi_launch_free(ptxi_launch *l);
 
 /* Launch shape; cluster may be NULL ({1,1,1}, or the entry's
@@ -139,6 +160,32 @@ PTXI_API int ptxi_launch_param_tensor_map(ptxi_launch *l, const char *tensor_map
  * {"struct": [{"u32": 5}, {"pad": 4}, {"pointer": "x"}]}. */
 PTXI_API int ptxi_launch_param_json(ptxi_launch *l, const char *json);
 
+/* The command line's forms (what `ptxi run` takes): `what` "buffer"
+ * (NAME:BYTES[:fill=N|:hash32=SEED|:file=PATH][:align=N]), "param"
+ * (TYPE:VALUE, ptr:BUF[+OFF], struct:F,F,...) or "expect" (NAME=FILE: the
+ * buffer must equal FILE afterwards).  Pointer names are checked by
+ * ptxi_launch_check (buffers may come later). */
+PTXI_API int ptxi_launch_spec(ptxi_launch *l, const char *what, const char *spec);
+PTXI_API int ptxi_launch_check(ptxi_launch *l);
+
+/* Options, by name (value as text):
+ *   "ptx"          PATH: the module (parsed once per process), for a launch
+ *                  made with a NULL module
+ *   "jobs"         N: interpreter threads over clusters (default 1)
+ *   "complete"     eager | deferred | random[:SEED]: when async copies land
+ *   "max-steps", "timeout"   as ptxi_launch_limits
+ *   "update"       1: write a launch file's expected buffers from this run
+ *   "quiet"        1: a passing report is the PASS line alone
+ *   "keep-failed"  DIR: failing buffers' bytes (.bin, .npy when typed)
+ *   "dump"         NAME[:DTYPE[:SHAPE]]=FILE: write a buffer after each run
+ *                  (FILE.npy, FILE.svg / FILE.png: a heat map, raw, or "-":
+ *                  its values into the report)
+ *   "trace"        FILE.json: write a Chrome/Perfetto timeline of each run
+ *                  (warps, copies, mbarrier phases; one host thread); "" none
+ *   "keep-memory"  0: free the device memory after a run (no ptxi_launch_read)
+ * PTXI_ERROR for an unknown name or a bad value (the errmsg says which). */
+PTXI_API int ptxi_launch_option(ptxi_launch *l, const char *name, const char *value);
+
 /* Limits: warp instructions (0 = none) and seconds of wall time (0 =
  * none).  Defaults: 4e9 instructions, 600 s, so that a runaway kernel
  * stops.  Either stop returns PTXI_STEP_LIMIT / PTXI_INTERRUPTED, with a
@@ -150,6 +197,17 @@ PTXI_API void ptxi_launch_interrupt(ptxi_launch *l);
 /* Run the kernel (again: buffers start over from their initial contents).
  * Returns PTXI_OK or why it stopped or failed. */
 PTXI_API int ptxi_launch_run(ptxi_launch *l);
+/* Stepping instead of running: ptxi_launch_start sets the launch up
+ * (buffers, tensor maps, parameters) without executing anything;
+ * ptxi_launch_step then executes up to `steps` warp instructions (one host
+ * thread, the scheduler's order) and returns PTXI_OK with *done = 0 while
+ * the kernel has not ended, or how it ended with *done = 1 (PTXI_OK when
+ * every thread exited).  ptxi_launch_read works between steps; the report
+ * says where a stop happened.  A launch file's expectations are checked by
+ * ptxi_launch_run only. */
+PTXI_API int ptxi_launch_start(ptxi_launch *l);
+PTXI_API int ptxi_launch_step(ptxi_launch *l, uint64_t steps, int *done);
+
 /* The last run's report: "PASS name" or "FAIL name: why", details (where
  * a fault happened, every warp's place, differing elements) and the
  * kernel's printf lines indented below.  "" before any run. */
@@ -158,6 +216,11 @@ PTXI_API const char *ptxi_launch_report(const ptxi_launch *l);
 PTXI_API const char *ptxi_launch_errmsg(const ptxi_launch *l);
 /* Warp instructions the last run executed. */
 PTXI_API uint64_t ptxi_launch_steps(const ptxi_launch *l);
+/* The last run: thread instructions (per warp instruction, the lanes that
+ * issued it) and wall time of the execution in nanoseconds; clusters
+ * started so far (readable from another thread while it runs). */
+PTXI_API void ptxi_launch_stats(const ptxi_launch *l, uint64_t *thread_instrs, uint64_t *wall_ns);
+PTXI_API uint64_t ptxi_launch_progress(const ptxi_launch *l);
 
 /* After a run: copy up to `bytes` bytes of a buffer out; returns
  * PTXI_ERROR for an unknown buffer or before a run. */

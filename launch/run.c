@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "launch/launch.h"
+#include "launch/trace.h"
 #include "interp/interp.h"
 
 /* ---- growing text ------------------------------------------------------------ */
@@ -92,7 +93,7 @@ ir_module *launch_parse_ptx(const char *path, const char *text, char **err)
     return m;
 }
 
-static const ir_module *module_get(const char *path, const char **err)
+const ir_module *launch_module_get(const char *path, const char **err)
 {
     pthread_mutex_lock(&mods_mu);
     for (size_t i = 0; i < nmods; i++)
@@ -201,6 +202,40 @@ static int mkdirs_for(const char *path)
     return 0;
 }
 
+/* --keep-failed DIR: a failing buffer's bytes as DIR/CASE.BUFFER.bin, and
+ * as .npy (its dtype and shape) when the buffer is typed. */
+static void keep_failed(const launch_case *c, const launch_buffer *b, const uint8_t *got, const char *dir,
+                        launch_text *out)
+{
+    launch_text base = {0};
+    launch_tprintf(&base, "%s/%s.%s", dir, c->name, b->name);
+    for (char *p = base.buf + strlen(dir) + 1; p && *p; p++)
+        if (*p == '/' || *p == ' ')
+            *p = '_';
+    mkdir(dir, 0777);
+    launch_text bin = {0}, npy = {0};
+    launch_tprintf(&bin, "%s.bin", base.buf);
+    launch_tprintf(&npy, "%s.npy", base.buf);
+    if (write_file(bin.buf, got, b->bytes))
+        launch_tprintf(out, "    --keep-failed: cannot write %s: %s\n", bin.buf, strerror(errno));
+    else
+        launch_tprintf(out, "    actual bytes kept in %s\n", bin.buf);
+    if (b->dtype[0]) {
+        FILE *f = fopen(npy.buf, "wb");
+        char err[256] = "";
+        int r = f ? launch_write_npy(f, b->dtype, b->shape, b->ndim, got, b->bytes, err, sizeof err) : -1;
+        if (f && fclose(f))
+            r = -1;
+        if (r)
+            launch_tprintf(out, "    --keep-failed: cannot write %s: %s\n", npy.buf, err[0] ? err : strerror(errno));
+        else
+            launch_tprintf(out, "    actual values kept in %s\n", npy.buf);
+    }
+    free(base.buf);
+    free(bin.buf);
+    free(npy.buf);
+}
+
 /* Does the stop (status st, message msg) satisfy the case's expect.launch? */
 static bool stop_expected(const launch_case *c, int st, const char *msg)
 {
@@ -300,7 +335,7 @@ int launch_run_case(launch_case *c, const launch_run_opts *o, const ir_module *g
         goto done;
     }
     const char *perr = NULL;
-    const ir_module *mod = given ? given : module_get(c->ptx, &perr);
+    const ir_module *mod = given ? given : launch_module_get(c->ptx, &perr);
     if (!mod) {
         launch_tprintf(out, "FAIL %s: %.*s\n", c->name, first_line_len(perr), perr);
         indent_rest(out, perr);
@@ -349,10 +384,14 @@ int launch_run_case(launch_case *c, const launch_run_opts *o, const ir_module *g
         goto done;
     }
     *ir = res_zero;
-    if (o->runner)
-        o->runner(&l, ir, o->runner_arg);
-    else
+    char terr[512];
+    if (!o->trace)
         interp_run(&l, ir);
+    else if (launch_trace_run(&l, ir, o->trace, terr, sizeof terr)) {   /* a file that cannot be written fails the case */
+        memset(ir, 0, sizeof *ir);
+        ir->status = INTERP_LAUNCH_ERROR;
+        snprintf(ir->msg, sizeof ir->msg, "%s", terr);
+    }
     if (pf) {
         fclose(pf);
         pf = NULL;
@@ -406,7 +445,8 @@ int launch_run_case(launch_case *c, const launch_run_opts *o, const ir_module *g
             continue;
         }
         uint64_t wn = 0;
-        uint8_t *want = launch_slurp(e->file, &wn);
+        char why[600];
+        uint8_t *want = launch_load_data(e->file, b->dtype, &wn, why, sizeof why);
         if (o->update) {
             if (!want || wn != b->bytes || memcmp(want, got, wn)) {
                 mkdirs_for(e->file);
@@ -421,7 +461,7 @@ int launch_run_case(launch_case *c, const launch_run_opts *o, const ir_module *g
             continue;
         }
         if (!want) {
-            launch_tprintf(&detail, "    %s: cannot read %s: %s\n", e->name, e->file, strerror(errno));
+            launch_tprintf(&detail, "    %s: %s\n", e->name, why);
             nbad++;
             continue;
         }
@@ -432,9 +472,12 @@ int launch_run_case(launch_case *c, const launch_run_opts *o, const ir_module *g
         if (f)
             fclose(f);
         if (nd) {
-            launch_tprintf(&detail, "    buffer %s differs from %s in %llu byte%s:\n%s", e->name, e->file_rel,
-                           (unsigned long long)nd, nd == 1 ? "" : "s", txt ? txt : "");
+            launch_tprintf(&detail, "    buffer %s differs from %s in %llu %s%s:\n%s", e->name, e->file_rel,
+                           (unsigned long long)nd, b->dtype[0] ? "element" : "byte", nd == 1 ? "" : "s",
+                           txt ? txt : "");
             nbad++;
+            if (o->keep_failed)
+                keep_failed(c, b, got, o->keep_failed, &detail);
         }
         free(txt);
         free(want);

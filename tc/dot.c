@@ -57,7 +57,7 @@ static const fmt *type_fmt(int t)
     }
 }
 
-static fnum decode(const fmt *f, uint32_t bits)
+static inline fnum decode(const fmt *f, uint32_t bits)
 {
     fnum r;
     unsigned emax = (1u << f->ebits) - 1;
@@ -141,22 +141,30 @@ static uint64_t fused_step(const fmt *fa, const fmt *fb, int atype, int btype,
                            const uint32_t *a, const uint32_t *b, int n,
                            int ctype, uint64_t c, int has_c, int dtype, int F, int dkeep, int rne)
 {
-    fnum pa[64], pb[64];
-    int pe[64 + 1];
+    int64_t prod[64];           /* signed exact products; 0 = none */
+    int pe[64];                 /* their exponents */
     int nanr = 0, pinf = 0, ninf = 0;
     int have = 0, maxe = -100000;
+    int fr = fa->mbits + fb->mbits;
     for (int i = 0; i < n; i++) {
-        pa[i] = decode(fa, in_bits(atype, a[i]));
-        pb[i] = decode(fb, in_bits(btype, b[i]));
-        int ca = pa[i].cls, cb = pb[i].cls;
-        if (ca == CL_NAN || cb == CL_NAN) { nanr = 1; continue; }
-        if (ca == CL_INF || cb == CL_INF) {
-            if (ca == CL_ZERO || cb == CL_ZERO) { nanr = 1; continue; }
-            if (pa[i].neg ^ pb[i].neg) ninf = 1; else pinf = 1;
-            continue;
+        fnum x = decode(fa, in_bits(atype, a[i]));
+        fnum y = decode(fb, in_bits(btype, b[i]));
+        prod[i] = 0;
+        pe[i] = -100000;
+        if (x.cls != CL_FIN || y.cls != CL_FIN) { /* a zero, an infinity or a NaN */
+            int ca = x.cls, cb = y.cls;
+            if (ca == CL_NAN || cb == CL_NAN) { nanr = 1; continue; }
+            if (ca == CL_INF || cb == CL_INF) {
+                if (ca == CL_ZERO || cb == CL_ZERO) { nanr = 1; continue; }
+                if (x.neg ^ y.neg) ninf = 1; else pinf = 1;
+                continue;
+            }
+            if (ca == CL_ZERO || cb == CL_ZERO)
+                continue;
         }
-        if (ca == CL_ZERO || cb == CL_ZERO) { pe[i] = -100000; continue; }
-        pe[i] = pa[i].exp + pb[i].exp;
+        int64_t m = x.sig * y.sig;
+        prod[i] = (x.neg ^ y.neg) ? -m : m;
+        pe[i] = x.exp + y.exp;
         if (pe[i] > maxe) maxe = pe[i];
         have = 1;
     }
@@ -175,16 +183,17 @@ static uint64_t fused_step(const fmt *fa, const fmt *fb, int atype, int btype,
                (dtype == TC_T_F16 ? (ninf ? 0xfc00u : 0x7c00u) : (ninf ? 0xff800000u : 0x7f800000u));
     if (!have)
         return 0;
-    /* sum of the cut addends, in units of 2^(maxe - F) */
+    /* sum of the cut addends, in units of 2^(maxe - F): each cut toward
+     * zero, so shift the magnitude */
     int64_t S = 0;
-    int fr = fa->mbits + fb->mbits;
     for (int i = 0; i < n; i++) {
-        if (pe[i] == -100000)
+        int64_t m = prod[i];
+        if (!m)
             continue;
-        int64_t m = pa[i].sig * pb[i].sig;
         int sh = F + pe[i] - maxe - fr;
-        int64_t t = sh >= 0 ? (m << sh) : (-sh >= 63 ? 0 : (m >> -sh));
-        S += (pa[i].neg ^ pb[i].neg) ? -t : t;
+        int64_t mag = m < 0 ? -m : m;
+        int64_t t = sh >= 0 ? (mag << sh) : (-sh >= 63 ? 0 : (mag >> -sh));
+        S += m < 0 ? -t : t;
     }
     if (cv.cls == CL_FIN) {
         int cfr = ctype == TC_T_F16 ? 10 : 23;

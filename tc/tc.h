@@ -12,5 +12,6 @@
 #define PTXI_TC_H
 
 #include "tc/dot.h"
+#include "tc/warp.h"
 
 #endif

@@ -7,7 +7,8 @@
 #   tests/scripts/*.sh    shell tests (front-end round trips, diagnostics,
 #                         conformance suites through `ptxi test`, ...)
 # A program that exits non-zero without printing a FAIL line counts as one
-# failure (a crash or a sanitizer report is never silent).
+# failure (a crash or a sanitizer report is never silent).  "SKIP " lines
+# (a check that cannot run on this machine, and why) are shown, not counted.
 B=${B:-build}
 PTXI=${PTXI:-$B/ptxi}
 export B PTXI
@@ -27,6 +28,8 @@ run_one() {
         printf '%s\n' "$out" | tail -20
     fi
     printf '%s\n' "$out" | grep '^FAIL ' | head -50
+    # a suite that could not run here says why (e.g. numpy missing)
+    printf '%s\n' "$out" | grep '^SKIP ' | head -5
     printf '%-40s %6d passed, %d failed\n' "$name" "$p" "$f"
     pass=$((pass + p)); fail=$((fail + f))
 }

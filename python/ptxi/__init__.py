@@ -22,6 +22,7 @@ import ctypes.util
 import json
 import os
 import struct
+import threading
 
 import numpy as np
 
@@ -90,6 +91,7 @@ _sigs = {
     "ptxi_launch_param_json": (ctypes.c_int, [_c_p, ctypes.c_char_p]),
     "ptxi_launch_limits": (ctypes.c_int, [_c_p, _u64, ctypes.c_double]),
     "ptxi_launch_run": (ctypes.c_int, [_c_p]),
+    "ptxi_launch_interrupt": (None, [_c_p]),
     "ptxi_launch_report": (ctypes.c_char_p, [_c_p]),
     "ptxi_launch_errmsg": (ctypes.c_char_p, [_c_p]),
     "ptxi_launch_steps": (_u64, [_c_p]),
@@ -393,6 +395,30 @@ class _Launch:
                 i += 1
         return i
 
+    def _run_interruptibly(self):
+        """ptxi_launch_run on a helper thread (ctypes releases the GIL), so
+        that Ctrl-C reaches Python: it stops the kernel (with ptxi's report
+        of every warp) and raises KeyboardInterrupt."""
+        box, finished = {}, threading.Event()
+
+        def work():
+            try:
+                box["st"] = _lib.ptxi_launch_run(self.h)
+            finally:
+                finished.set()
+        # (an Event, not Thread.join: a join that KeyboardInterrupt broke
+        # may report the thread finished while it still runs)
+        threading.Thread(target=work, daemon=True).start()
+        try:
+            while not finished.wait(0.05):
+                pass
+        except KeyboardInterrupt:
+            _lib.ptxi_launch_interrupt(self.h)
+            finished.wait()
+            report = _s(_lib.ptxi_launch_report(self.h))
+            raise KeyboardInterrupt("ptxi: the kernel was stopped\n" + report) from None
+        return box["st"]
+
     def run(self, grid, block, cluster, smem, args, max_steps, timeout):
         self._check(_lib.ptxi_launch_shape(self.h, _dim3("grid", grid), _dim3("block", block),
                                            _dim3("cluster", cluster) if cluster is not None else None,
@@ -404,7 +430,7 @@ class _Launch:
         if max_steps is not None or timeout is not None:
             self._check(_lib.ptxi_launch_limits(self.h, 4000000000 if max_steps is None else int(max_steps),
                                                 600.0 if timeout is None else float(timeout)), "limits")
-        st = _lib.ptxi_launch_run(self.h)
+        st = self._run_interruptibly()
         report = _s(_lib.ptxi_launch_report(self.h))
         if st != OK:
             first = report.splitlines()[0] if report else _s(_lib.ptxi_launch_errmsg(self.h))

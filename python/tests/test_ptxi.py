@@ -85,6 +85,27 @@ def test_step_limit_and_timeout_report_every_warp():
     assert "time limit" in e.value.report
 
 
+def test_ctrl_c_stops_the_kernel():
+    import signal
+    import subprocess
+    import time
+    code = ("import sys, numpy as np; sys.path.insert(0, %r); import ptxi\n"
+            "m = ptxi.Module(%r)\n"
+            "print('start', flush=True)\n"
+            "try:\n"
+            "    m.launch('spin', grid=1, block=32, args=[np.zeros(1, np.int32)], max_steps=0, timeout=0)\n"
+            "except KeyboardInterrupt as e:\n"
+            "    print('interrupted:', 'every warp' in str(e), flush=True)\n"
+            % (os.path.join(ROOT, "python"), path("tests", "launch", "ci", "ci.ptx")))
+    p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                         env=dict(os.environ), text=True)
+    assert p.stdout.readline().strip() == "start"
+    time.sleep(0.5)
+    p.send_signal(signal.SIGINT)
+    out, _ = p.communicate(timeout=60)
+    assert "interrupted: True" in out, out
+
+
 def test_tensor_map_tile_and_deadlock():
     tensor = np.fromfile(path("samples", "data", "tensor_64x32_f32.bin"), dtype=np.float32).reshape(32, 64)
     m = ptxi.Module(path("samples", "tma_tile2d.ptx"))

@@ -51,6 +51,21 @@ int main(int argc, char **argv)
         same = got[i] == want[i];
     check("result", same, "y differs from 2*x + y");
     check("steps", ptxi_launch_steps(l) > 0, "no instruction counted");
+    /* the same launch, stepped: not done after 10 warp instructions, the
+     * same bytes at the end */
+    int done = 1;
+    r = ptxi_launch_start(l);
+    r |= ptxi_launch_step(l, 10, &done);
+    check("step_started", r == PTXI_OK && !done, ptxi_launch_errmsg(l));
+    check("step_read_midway", ptxi_launch_read(l, "y", got, sizeof got) == PTXI_OK, ptxi_launch_errmsg(l));
+    int nstep = 0;
+    while (!done && r == PTXI_OK && nstep++ < 100000)
+        r = ptxi_launch_step(l, 100, &done);
+    r |= ptxi_launch_read(l, "y", got, sizeof got);
+    same = r == PTXI_OK && done;
+    for (int i = 0; i < N && same; i++)
+        same = got[i] == want[i];
+    check("step_to_end", same, ptxi_launch_errmsg(l));
     ptxi_launch_free(l);
 
     l = ptxi_launch_new(m, "no_such_kernel");
@@ -79,6 +94,13 @@ int main(int argc, char **argv)
     ptxi_launch_limits(l, 0, 0.2);
     r = ptxi_launch_run(l);
     check("timeout", r == PTXI_INTERRUPTED && strstr(ptxi_launch_report(l), "time limit"), ptxi_launch_report(l));
+    ptxi_launch_limits(l, 3000, 0);
+    r = ptxi_launch_start(l);
+    int dn = 0, k = 0;
+    while (r == PTXI_OK && !dn && k++ < 100)
+        r = ptxi_launch_step(l, 500, &dn);
+    check("step_limit_stepping", r == PTXI_STEP_LIMIT && dn && strstr(ptxi_launch_errmsg(l), "every warp"),
+          ptxi_launch_errmsg(l));
     check("status_name", !strcmp(ptxi_status_name(PTXI_INTERRUPTED), "interrupted"), "");
     ptxi_launch_free(l);
     ptxi_module_free(m);

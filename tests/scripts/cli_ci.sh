@@ -13,7 +13,7 @@ mkdir -p "$T"
 trap 'rm -rf "$T"' EXIT
 D=tests/launch/ci
 ok() { echo "PASS cli_ci/$1"; }
-bad() { echo "FAIL cli_ci/$1: $2"; }
+bad() { echo "FAIL cli_ci/$1: $(printf '%s' "$2" | tr '\n' ' ')"; }
 # has NAME WANT-STATUS FILE SUBSTRING...: the status (in FILE.rc) and every substring in FILE
 has() {
     name=$1 st=$2 f=$3; shift 3
@@ -40,11 +40,11 @@ has timeout_run 1 "$T/tmo_run" "interrupted: time limit reached" "CTA (0,0,0) wa
 "$PTXI" test --max-steps 0 --timeout 0 $D/suite.jsonl $D/spin.json $D/suite.jsonl > "$T/int" 2>&1 &
 pid=$!
 i=0
-while [ $i -lt 100 ] && ! grep -q 'hello_6' "$T/int"; do sleep 0.1; i=$((i + 1)); done
+while [ $i -lt 100 ] && ! grep -q 'hello_6' "$T/int" 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
 sleep 0.3
 kill -INT $pid
 wait $pid; echo $? > "$T/int.rc"
-has sigint 130 "$T/int" "PASS $D/suite.jsonl:7 :: hello_6" "interrupt signal (Ctrl-C)" "every warp:" \
+has sigint 130 "$T/int" "PASS $D/suite.jsonl:7 :: hello_6" "interrupted: by request (Ctrl-C" "every warp:" \
     "interrupted (Ctrl-C): 7 cases not run: hello_0" "7 passed, 1 failed"
 run defaults "$PTXI" test --help
 has default_limits 0 "$T/defaults" "--max-steps N" "(default 4000000000" "--timeout SECONDS" "(default 600"
@@ -140,3 +140,53 @@ for c in run test debug check print tmap; do
 done
 run help_bad "$PTXI" help nosuch
 has help_unknown 2 "$T/help_bad" "ptxi help: unknown command 'nosuch'"
+
+# ---- typed diffs, tolerances, .npy in and out, --keep-failed ------------------------
+PTX=$(pwd)/$D/ci.ptx
+# dst = src * s over 128 floats (16 x 8); src from hash32, as floats of all kinds
+"$PTXI" run "$PTX" --kernel scale --grid 1 --block 128 --buffer dst:512 --buffer src:512:hash32=3 \
+    --param ptr:dst --param ptr:src --param f32:1.0 --param s32:128 \
+    --dump dst:f32:16x8="$T/want.npy" --dump src:f32:16x8="$T/src.npy" > "$T/gen" 2>&1
+case_json() {   # case_json NAME SCALE EXPECT-EXTRA
+    printf '{"format":"ptxi-launch/1","name":"%s","ptx":"%s","kernel":"scale","grid":[1,1,1],"block":[128,1,1],' "$1" "$PTX"
+    printf '"buffers":[{"name":"dst","bytes":512,"dtype":"f32","shape":[16,8]},{"name":"src","bytes":512,"dtype":"f32","init":{"file":"%s/src.npy"}}],' "$T"
+    printf '"tensor_maps":[{"name":"tm","encode":"tiled","data_type":"FLOAT32","rank":2,"global_address":{"buffer":"dst","offset":0},"global_dim":[8,16],"global_strides":[32],"box_dim":[8,8],"element_strides":[1,1],"interleave":"NONE","swizzle":"NONE","l2_promotion":"NONE","oob_fill":"NONE"}],'
+    printf '"params":[{"pointer":"dst"},{"pointer":"src"},{"f32":%s},{"s32":128}],"expect":{"buffers":[{"name":"dst","file":"%s/want.npy"%s}]}}\n' "$2" "$T" "$3"
+}
+{ case_json same 1.0 ""; case_json scaled 1.0000001 ""; case_json scaled_ulp 1.0000001 ',"ulp":2'
+  case_json scaled_rtol 1.0000001 ',"rtol":1e-6'; case_json scaled_far 1.001 ',"ulp":1'; } > "$T/typed.jsonl"
+run typed "$PTXI" test --keep-failed "$T/kept" "$T/typed.jsonl"
+has npy_in_and_expected 1 "$T/typed" "PASS $T/typed.jsonl:1 :: same" "PASS $T/typed.jsonl:3 :: scaled_ulp" \
+    "PASS $T/typed.jsonl:4 :: scaled_rtol"
+has typed_diff 1 "$T/typed" "FAIL $T/typed.jsonl:2 :: scaled: 1 buffer differs" "elements:" \
+    " f32 elements differ; max abs error " "max rel error " "; first dst[" ", last dst[15,"
+if grep -E '^    dst\[[0-9]+,[0-9]+\]: got -?[0-9.e+-]+, want -?[0-9.e+-]+ \([12] ulp\) \[tensor map tm \([0-9]+, [0-9]+\)\]$' "$T/typed" > /dev/null
+then ok typed_diff_lines; else bad typed_diff_lines "no 'dst[r,c]: got X, want Y (N ulp) [tensor map tm (c, r)]' line: $(grep -m2 'dst\[' "$T/typed")"; fi
+has tolerance_exceeded 1 "$T/typed" "FAIL $T/typed.jsonl:5 :: scaled_far" "elements differ beyond atol 0, rtol 0, ulp 1"
+if [ -f "$T/kept/scaled.dst.bin" ] && [ "$(wc -c < "$T/kept/scaled.dst.bin")" -eq 512 ] && [ -f "$T/kept/scaled.dst.npy" ]; then
+    ok keep_failed
+else bad keep_failed "$(ls "$T/kept" 2>&1 | head -3)"; fi
+# the kept .npy is what the kernel wrote: as the expected file, the case passes
+case_json kept_as_expected 1.0000001 "" | sed "s#$T/want.npy#$T/kept/scaled.dst.npy#" > "$T/kept.json"
+run keptrun "$PTXI" run "$T/kept.json"
+has keep_failed_npy_roundtrip 0 "$T/keptrun" "PASS kept_as_expected"
+# typos in the new keys are errors with their path
+printf '{"format":"ptxi-launch/1","name":"t","buffers":[{"name":"b","bytes":8,"dtype":"f33"}]}\n' > "$T/dt.json"
+run dtype_bad "$PTXI" run "$T/dt.json"
+has dtype_unknown 1 "$T/dtype_bad" "buffers[0].dtype: unknown dtype \"f33\""
+printf '{"format":"ptxi-launch/1","name":"t","buffers":[{"name":"b","bytes":8,"dtype":"f32","shape":[3]}]}\n' > "$T/sh.json"
+run shape_bad "$PTXI" run "$T/sh.json"
+has shape_mismatch 1 "$T/shape_bad" "buffers[0].shape: 3 elements of f32 are 12 bytes, the buffer has 8"
+
+# ---- progress: on a terminal only -------------------------------------------------
+if command -v script > /dev/null 2>&1; then
+    script -qec "$PTXI test --max-steps 0 --timeout 2 $D/spin.json" /dev/null > "$T/tty" 2>&1
+    if grep -q '\[0/1\] spin_forever: [0-9]* s, 1 clusters started' "$T/tty" && grep -q '0 passed, 1 failed' "$T/tty"; then
+        ok progress_on_tty
+    else bad progress_on_tty "$(tr '\r' '\n' < "$T/tty" | head -5)"; fi
+    script -qec "$PTXI run --max-steps 0 --timeout 2 $D/ci.ptx --kernel spin --grid 100 --block 32 --buffer f:4 --param ptr:f" /dev/null > "$T/tty2" 2>&1
+    if grep -q '\[0/1\] spin: [0-9]* s, 1 clusters started' "$T/tty2"; then ok progress_on_tty_run
+    else bad progress_on_tty_run "$(tr '\r' '\n' < "$T/tty2" | head -5)"; fi
+else
+    echo "SKIP cli_ci/progress_on_tty: script(1) is not installed"
+fi

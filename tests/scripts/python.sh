@@ -6,8 +6,9 @@
 # python3-pytest; CI installs them); without them it says so and counts
 # nothing, so that a machine without Python can still run `make test`.
 B=${B:-build}
+# PTXI_PYTHON=INTERPRETER picks the Python (default: python3, then the system's)
 PY=
-for p in python3 /usr/bin/python3; do
+for p in ${PTXI_PYTHON:-python3 /usr/bin/python3}; do
     if command -v "$p" > /dev/null 2>&1 && "$p" -c 'import numpy, pytest' > /dev/null 2>&1; then PY=$p; break; fi
 done
 if [ -z "$PY" ]; then

@@ -19,21 +19,31 @@
 struct combo {
     const char *name;
     int akind, ckind, M, N, K;    /* gen.h element kinds; ckind 9: raw s32 */
+    int gid;                      /* gen.h stream: the probe's combination number */
     uint8_t at, ct, dt, fam, sat;
 };
 
 static const struct combo combos[] = {
-    {"mma_m16n8k16_f32_f16", 0, 5, 16, 8, 16, TC_T_F16, TC_T_F32, TC_T_F32, TC_FAM_MMA, 0},
-    {"mma_m16n8k16_f16_f16", 0, 0, 16, 8, 16, TC_T_F16, TC_T_F16, TC_T_F16, TC_FAM_MMA, 0},
-    {"mma_m16n8k16_f32_bf16", 1, 5, 16, 8, 16, TC_T_BF16, TC_T_F32, TC_T_F32, TC_FAM_MMA, 0},
-    {"mma_m16n8k8_f32_tf32", 2, 5, 16, 8, 8, TC_T_TF32, TC_T_F32, TC_T_F32, TC_FAM_MMA, 0},
-    {"mma_m16n8k32_f32_e4m3", 3, 5, 16, 8, 32, TC_T_E4M3, TC_T_F32, TC_T_F32, TC_FAM_MMA, 0},
-    {"mma_m16n8k32_f32_e5m2", 4, 5, 16, 8, 32, TC_T_E5M2, TC_T_F32, TC_T_F32, TC_FAM_MMA, 0},
-    {"mma_m16n8k32_f16_e4m3", 3, 0, 16, 8, 32, TC_T_E4M3, TC_T_F16, TC_T_F16, TC_FAM_MMA, 0},
-    {"mma_m16n8k32_s32_s8_sat", 6, 9, 16, 8, 32, TC_T_S8, TC_T_S32, TC_T_S32, TC_FAM_MMA, 1},
-    {"mma_m8n8k4_f64", 7, 7, 8, 8, 4, TC_T_F64, TC_T_F64, TC_T_F64, TC_FAM_MMA, 0},
-    {"mma_m16n8k8_f32_f16", 0, 5, 16, 8, 8, TC_T_F16, TC_T_F32, TC_T_F32, TC_FAM_MMA, 0},
-    {"mma_m16n8k16_f32_bf16_b", 1, 5, 16, 8, 16, TC_T_BF16, TC_T_F32, TC_T_F32, TC_FAM_MMA, 0},
+    {"mma_m16n8k16_f32_f16", 0, 5, 16, 8, 16, 0, TC_T_F16, TC_T_F32, TC_T_F32, TC_FAM_MMA, 0},
+    {"mma_m16n8k16_f16_f16", 0, 0, 16, 8, 16, 1, TC_T_F16, TC_T_F16, TC_T_F16, TC_FAM_MMA, 0},
+    {"mma_m16n8k16_f32_bf16", 1, 5, 16, 8, 16, 2, TC_T_BF16, TC_T_F32, TC_T_F32, TC_FAM_MMA, 0},
+    {"mma_m16n8k8_f32_tf32", 2, 5, 16, 8, 8, 3, TC_T_TF32, TC_T_F32, TC_T_F32, TC_FAM_MMA, 0},
+    {"mma_m16n8k32_f32_e4m3", 3, 5, 16, 8, 32, 4, TC_T_E4M3, TC_T_F32, TC_T_F32, TC_FAM_MMA, 0},
+    {"mma_m16n8k32_f32_e5m2", 4, 5, 16, 8, 32, 5, TC_T_E5M2, TC_T_F32, TC_T_F32, TC_FAM_MMA, 0},
+    {"mma_m16n8k32_f16_e4m3", 3, 0, 16, 8, 32, 6, TC_T_E4M3, TC_T_F16, TC_T_F16, TC_FAM_MMA, 0},
+    {"mma_m16n8k32_s32_s8_sat", 6, 9, 16, 8, 32, 7, TC_T_S8, TC_T_S32, TC_T_S32, TC_FAM_MMA, 1},
+    {"mma_m8n8k4_f64", 7, 7, 8, 8, 4, 8, TC_T_F64, TC_T_F64, TC_T_F64, TC_FAM_MMA, 0},
+    {"mma_m16n8k8_f32_f16", 0, 5, 16, 8, 8, 9, TC_T_F16, TC_T_F32, TC_T_F32, TC_FAM_MMA, 0},
+    {"mma_m16n8k16_f32_bf16_b", 1, 5, 16, 8, 16, 10, TC_T_BF16, TC_T_F32, TC_T_F32, TC_FAM_MMA, 0},
+    /* wgmma (probe_wg.cu): A from registers, B through a descriptor */
+    {"wgmma_m64n8k16_f32_f16", 0, 5, 64, 8, 16, 100, TC_T_F16, TC_T_F32, TC_T_F32, TC_FAM_WGMMA, 0},
+    {"wgmma_m64n8k16_f16_f16", 0, 0, 64, 8, 16, 101, TC_T_F16, TC_T_F16, TC_T_F16, TC_FAM_WGMMA, 0},
+    {"wgmma_m64n8k16_f32_bf16", 1, 5, 64, 8, 16, 102, TC_T_BF16, TC_T_F32, TC_T_F32, TC_FAM_WGMMA, 0},
+    {"wgmma_m64n8k8_f32_tf32", 2, 5, 64, 8, 8, 103, TC_T_TF32, TC_T_F32, TC_T_F32, TC_FAM_WGMMA, 0},
+    {"wgmma_m64n8k32_f32_e4m3", 3, 5, 64, 8, 32, 104, TC_T_E4M3, TC_T_F32, TC_T_F32, TC_FAM_WGMMA, 0},
+    {"wgmma_m64n8k32_f32_e5m2", 4, 5, 64, 8, 32, 105, TC_T_E5M2, TC_T_F32, TC_T_F32, TC_FAM_WGMMA, 0},
+    {"wgmma_m64n8k32_f16_e4m3", 3, 0, 64, 8, 32, 106, TC_T_E4M3, TC_T_F16, TC_T_F16, TC_FAM_WGMMA, 0},
+    {"wgmma_m64n8k32_s32_s8", 6, 10, 64, 8, 32, 107, TC_T_S8, TC_T_S32, TC_T_S32, TC_FAM_WGMMA, 0},
 };
 
 static uint64_t fnv1a(uint64_t h, const void *p, size_t n)
@@ -49,6 +59,8 @@ static uint64_t fnv1a(uint64_t h, const void *p, size_t n)
 /* the C operand of element i of tile t (probe.cu draws it the same way) */
 static uint64_t c_elem(const struct combo *cb, int c, int t, int i)
 {
+    if (cb->ckind == 10) /* probe_wg.cu's s32 accumulators */
+        return (uint32_t)(tcg_rand((uint32_t)c, (uint32_t)t, 2, (uint32_t)i) >> 16);
     if (cb->ckind != 9)
         return tcg_elem(cb->ckind, c, t, 2, i);
     uint64_t r = tcg_rand(c, t, 2, i);
@@ -57,8 +69,9 @@ static uint64_t c_elem(const struct combo *cb, int c, int t, int i)
 }
 
 /* D element i of combination c, computed by the model */
-static uint64_t model(const struct combo *cb, int c, long i)
+static uint64_t model(const struct combo *cb, long i)
 {
+    int c = cb->gid;
     int per = cb->M * cb->N, t = (int)(i / per), e = (int)(i % per);
     int r = e / cb->N, n = e % cb->N, k = cb->K, wide = cb->at == TC_T_F64;
     uint32_t a[64], b[64];
@@ -111,7 +124,7 @@ static void check_combo(int c, const char *dir)
     for (long blk = 0; blk < nblocks; blk++) {
         uint64_t h = 0xcbf29ce484222325ull;
         for (long i = blk * 1024; i < total && i < (blk + 1) * 1024; i++) {
-            uint64_t d = model(cb, c, i);
+            uint64_t d = model(cb, i);
             h = fnv1a(h, &d, (size_t)w); /* little-endian, as the GPU wrote it */
             if (i < whole) {
                 uint64_t g = 0;

@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cli/heatmap.h"
+#include "launch/heatmap.h"
 
 #define MAX_CELLS (1u << 20)   /* a PNG pixel each at least */
 #define MAX_SVG_CELLS 65536u   /* an SVG rect each */
@@ -32,7 +32,7 @@ static bool value(const char *t, const uint8_t *d, uint64_t i, double *out)
 {
     union { uint8_t b[8]; uint16_t u16; uint32_t u32; uint64_t u64; int16_t s16; int32_t s32; int64_t s64;
             float f; double g; } u;
-    unsigned size = heatmap_dtype_size(t);
+    unsigned size = launch_heatmap_dtype_size(t);
     if (!size)
         return false;
     memcpy(u.b, d + i * size, size);
@@ -55,7 +55,7 @@ static bool value(const char *t, const uint8_t *d, uint64_t i, double *out)
     return true;
 }
 
-unsigned heatmap_dtype_size(const char *t)
+unsigned launch_heatmap_dtype_size(const char *t)
 {
     static const struct { const char *n; unsigned s; } k[] = {
         {"u8", 1}, {"s8", 1}, {"u16", 2}, {"s16", 2}, {"u32", 4}, {"s32", 4}, {"u64", 8}, {"s64", 8},
@@ -67,7 +67,7 @@ unsigned heatmap_dtype_size(const char *t)
     return 0;
 }
 
-void heatmap_color(double v, double lo, double hi, uint8_t rgb[3])
+void launch_heatmap_color(double v, double lo, double hi, uint8_t rgb[3])
 {
     static const uint8_t stops[5][3] = {
         {0x44, 0x01, 0x54}, {0x3b, 0x52, 0x8b}, {0x21, 0x91, 0x8c}, {0x5e, 0xc9, 0x62}, {0xfd, 0xe7, 0x25}};
@@ -84,10 +84,10 @@ void heatmap_color(double v, double lo, double hi, uint8_t rgb[3])
 }
 
 /* Rows and columns from the shape; false (err set) if it does not fit. */
-static bool grid_of(const heatmap_in *in, uint64_t *rows, uint64_t *cols, double *lo, double *hi, char *err,
+static bool grid_of(const launch_heatmap_in *in, uint64_t *rows, uint64_t *cols, double *lo, double *hi, char *err,
                     size_t n)
 {
-    unsigned es = heatmap_dtype_size(in->dtype);
+    unsigned es = launch_heatmap_dtype_size(in->dtype);
     if (!es) {
         snprintf(err, n, "a heat map needs a numeric DTYPE (u8 ... f64), not \"%s\"", in->dtype);
         return false;
@@ -121,7 +121,7 @@ static bool grid_of(const heatmap_in *in, uint64_t *rows, uint64_t *cols, double
     return true;
 }
 
-int heatmap_write_svg(FILE *f, const heatmap_in *in, char *err, size_t n)
+int launch_heatmap_write_svg(FILE *f, const launch_heatmap_in *in, char *err, size_t n)
 {
     uint64_t rows, cols;
     double lo, hi;
@@ -146,7 +146,7 @@ int heatmap_write_svg(FILE *f, const heatmap_in *in, char *err, size_t n)
             double v;
             uint8_t rgb[3];
             value(in->dtype, in->data, r * cols + c, &v);
-            heatmap_color(v, lo, hi, rgb);
+            launch_heatmap_color(v, lo, hi, rgb);
             fprintf(f, "<rect x=\"%" PRIu64 "\" y=\"%" PRIu64 "\" width=\"%u\" height=\"%u\" fill=\"#%02x%02x%02x\">"
                        "<title>[%" PRIu64 ", %" PRIu64 "] = %.9g</title></rect>\n",
                     60 + c * cell, 40 + r * cell, cell, cell, rgb[0], rgb[1], rgb[2], r, c, v);
@@ -155,7 +155,7 @@ int heatmap_write_svg(FILE *f, const heatmap_in *in, char *err, size_t n)
     uint64_t bx = 60 + cols * cell + 30;
     for (int k = 0; k < 64; k++) {
         uint8_t rgb[3];
-        heatmap_color(hi - (hi - lo) * k / 63.0, lo, hi, rgb);
+        launch_heatmap_color(hi - (hi - lo) * k / 63.0, lo, hi, rgb);
         fprintf(f, "<rect x=\"%" PRIu64 "\" y=\"%d\" width=\"16\" height=\"2\" fill=\"#%02x%02x%02x\"/>\n", bx, 40 + 2 * k,
                 rgb[0], rgb[1], rgb[2]);
     }
@@ -200,7 +200,7 @@ static void chunk(FILE *f, const char *type, const uint8_t *d, uint32_t n)
     fwrite(c, 1, 4, f);
 }
 
-int heatmap_write_png(FILE *f, const heatmap_in *in, char *err, size_t n)
+int launch_heatmap_write_png(FILE *f, const launch_heatmap_in *in, char *err, size_t n)
 {
     uint64_t rows, cols;
     double lo, hi;
@@ -231,7 +231,7 @@ int heatmap_write_png(FILE *f, const heatmap_in *in, char *err, size_t n)
         for (uint64_t x = 0; x < w; x++) {
             double v;
             value(in->dtype, in->data, (y / scale) * cols + x / scale, &v);
-            heatmap_color(v, lo, hi, row + 1 + 3 * x);
+            launch_heatmap_color(v, lo, hi, row + 1 + 3 * x);
         }
     }
     /* zlib stream of stored blocks */

@@ -28,7 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cli/trace.h"
+#include "launch/trace.h"
 
 enum { W_NONE = 0, W_RUN, W_WAIT, W_EXITED };
 
@@ -70,7 +70,7 @@ typedef struct tmbar {
     bool done_by_land;     /* its latest phase completed at that landing */
 } tmbar;
 
-struct trace {
+struct launch_trace {
     FILE *f;
     const ir_module *mod;
     uint32_t grid[3];
@@ -88,8 +88,8 @@ struct trace {
     uint64_t nnamed;
 };
 
-static void emit(trace *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void emit(trace *t, const char *fmt, ...)
+static void emit(launch_trace *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void emit(launch_trace *t, const char *fmt, ...)
 {
     va_list ap;
     fputs(t->first ? "\n" : ",\n", t->f);
@@ -113,7 +113,7 @@ static void jstr(char *out, size_t n, const char *s)
     out[k] = 0;
 }
 
-static void where_json(trace *t, int func, uint32_t pc, interp_ctx *c, char *out, size_t n)
+static void where_json(launch_trace *t, int func, uint32_t pc, interp_ctx *c, char *out, size_t n)
 {
     char w[512];
     interp_where(c, func, pc, w, sizeof w);
@@ -121,9 +121,9 @@ static void where_json(trace *t, int func, uint32_t pc, interp_ctx *c, char *out
     jstr(out, n, w);
 }
 
-trace *trace_open(const char *path, const interp_launch *l, char *err, size_t errlen)
+launch_trace *launch_trace_open(const char *path, const interp_launch *l, char *err, size_t errlen)
 {
-    trace *t = calloc(1, sizeof *t);
+    launch_trace *t = calloc(1, sizeof *t);
     if (!t) {
         snprintf(err, errlen, "out of memory");
         return NULL;
@@ -148,12 +148,12 @@ trace *trace_open(const char *path, const interp_launch *l, char *err, size_t er
     return t;
 }
 
-static int pid_of(const trace *t, const uint32_t id[3])
+static int pid_of(const launch_trace *t, const uint32_t id[3])
 {
     return (int)(id[0] + t->grid[0] * (id[1] + t->grid[1] * id[2])) + 1;
 }
 
-static void close_slice(trace *t, interp_ctx *c, const tcta *tc, int w, uint64_t now)
+static void close_slice(launch_trace *t, interp_ctx *c, const tcta *tc, int w, uint64_t now)
 {
     twarp *tw = &tc->w[w];
     if (tw->state != W_RUN && tw->state != W_WAIT)
@@ -169,7 +169,7 @@ static void close_slice(trace *t, interp_ctx *c, const tcta *tc, int w, uint64_t
 }
 
 /* The resident CTAs changed (a new cluster): close the old ones' slices. */
-static void sync_ctas(trace *t, interp_ctx *c, uint64_t now)
+static void sync_ctas(launch_trace *t, interp_ctx *c, uint64_t now)
 {
     int n = interp_ncta(c);
     interp_cta_info ci;
@@ -218,7 +218,7 @@ static void sync_ctas(trace *t, interp_ctx *c, uint64_t now)
     }
 }
 
-static tmbar *mbar_find(trace *t, int cta, uint32_t off, bool add)
+static tmbar *mbar_find(launch_trace *t, int cta, uint32_t off, bool add)
 {
     for (size_t i = 0; i < t->nmb; i++)
         if (t->mb[i].cta == cta && t->mb[i].off == off)
@@ -274,7 +274,7 @@ static int warp_state(interp_ctx *c, int cta, int w, char *what, size_t n, int *
     return W_WAIT;
 }
 
-static void update_warps(trace *t, interp_ctx *c, uint64_t now)
+static void update_warps(launch_trace *t, interp_ctx *c, uint64_t now)
 {
     for (int i = 0; i < t->nctas; i++) {
         tcta *tc = &t->ctas[i];
@@ -319,7 +319,7 @@ static void update_warps(trace *t, interp_ctx *c, uint64_t now)
 }
 
 /* New copies in flight begin; copies no longer in flight end. */
-static void update_ops(trace *t, interp_ctx *c, uint64_t now)
+static void update_ops(launch_trace *t, interp_ctx *c, uint64_t now)
 {
     for (size_t k = 0; k < t->nops; k++)
         t->ops[k].seen = false;
@@ -370,7 +370,7 @@ static void update_ops(trace *t, interp_ctx *c, uint64_t now)
 }
 
 /* A landing: a short slice on the CTA's async track that flows start from. */
-static void landed(trace *t, interp_ctx *c, const interp_event *ev, uint64_t now)
+static void landed(launch_trace *t, interp_ctx *c, const interp_event *ev, uint64_t now)
 {
     int pid = 1;
     const top *o = NULL;
@@ -392,7 +392,7 @@ static void landed(trace *t, interp_ctx *c, const interp_event *ev, uint64_t now
 }
 
 /* mbarrier phases that completed since the last look: an instant each. */
-static void update_mbars(trace *t, interp_ctx *c, uint64_t now)
+static void update_mbars(launch_trace *t, interp_ctx *c, uint64_t now)
 {
     for (size_t i = 0; i < t->nmb; i++) {
         tmbar *m = &t->mb[i];
@@ -416,7 +416,7 @@ static void update_mbars(trace *t, interp_ctx *c, uint64_t now)
 }
 
 /* Note the mbarrier an executed mbarrier.init names. */
-static void note_init(trace *t, interp_ctx *c, const interp_event *ev)
+static void note_init(launch_trace *t, interp_ctx *c, const interp_event *ev)
 {
     if (ev->func < 0 || (uint32_t)ev->func >= t->mod->nfuncs || ev->pc >= t->mod->funcs[ev->func].ninstrs ||
         t->mod->funcs[ev->func].instrs[ev->pc].op != IR_OP_MBARRIER_INIT || !ev->lanes)
@@ -434,7 +434,7 @@ static void note_init(trace *t, interp_ctx *c, const interp_event *ev)
     mbar_find(t, rank ? (int)rank - 1 : ev->cta, s & MEM_SHARED_OFF_MASK, true);
 }
 
-void trace_step(trace *t, interp_ctx *c, const interp_event *ev)
+void launch_trace_step(launch_trace *t, interp_ctx *c, const interp_event *ev)
 {
     uint64_t now = interp_clock(c);
     if (ev->kind == INTERP_EV_DONE || ev->kind == INTERP_EV_ERROR)
@@ -449,7 +449,7 @@ void trace_step(trace *t, interp_ctx *c, const interp_event *ev)
     update_warps(t, c, now);
 }
 
-int trace_close(trace *t, interp_ctx *c)
+int launch_trace_close(launch_trace *t, interp_ctx *c)
 {
     if (!t)
         return 0;
@@ -474,26 +474,26 @@ int trace_close(trace *t, interp_ctx *c)
     return rc;
 }
 
-int trace_run(const interp_launch *l, interp_result *res, const char *path, char *err, size_t errlen)
+int launch_trace_run(const interp_launch *l, interp_result *res, const char *path, char *err, size_t errlen)
 {
-    trace *t = trace_open(path, l, err, errlen);
+    launch_trace *t = launch_trace_open(path, l, err, errlen);
     if (!t)
         return -1;
     interp_ctx *c = interp_new(l);
     if (!c) {
-        trace_close(t, NULL);
+        launch_trace_close(t, NULL);
         snprintf(err, errlen, "out of memory creating the launch");
         return -1;
     }
     interp_event ev;
     for (;;) {
         int k = interp_step(c, &ev);
-        trace_step(t, c, &ev);
+        launch_trace_step(t, c, &ev);
         if (k == INTERP_EV_DONE || k == INTERP_EV_ERROR)
             break;
     }
     *res = *interp_get_result(c);
-    int rc = trace_close(t, c);
+    int rc = launch_trace_close(t, c);
     interp_free(c);
     if (rc)
         snprintf(err, errlen, "--trace %s: write error", path);
