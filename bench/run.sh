@@ -15,6 +15,8 @@
 #       thread-instr   thread-instructions of the launch (same for any -j)
 #       s, M/s         launch wall time and M thread-instructions per second
 #       x              speed-up of -j N over -j 1
+#       chk            -j 1 time with the happens-before checker (the
+#                      default, --check=full) over -j 1 with --check=none
 #     and, for cases of one kernel at growing grid sizes (NAME_<grid>), how
 #     the -j 1 time grew against the work (linear = the same M/s).
 # BENCH_JOBS=N sets the -j of the parallel runs (default: online CPUs);
@@ -32,12 +34,12 @@ for b in "$B"/bench/*; do
     "$b" || { echo "FAIL bench/$(basename "$b"): exit status $?"; status=1; }
 done
 
-# best NAME FILE J: runs the case REPS times; prints "thread-instr seconds
-# result" for the fastest run (result FAIL if any run failed).
+# best NAME FILE J [FLAG]: runs the case REPS times; prints "thread-instr
+# seconds result" for the fastest run (result FAIL if any run failed).
 best() {
     i=0; bt=; bs=; res=PASS
     while [ "$i" -lt "$REPS" ]; do
-        out=$("$PTXI" run --stats -j "$3" --filter "$1" "$2" 2>&1)
+        out=$("$PTXI" run --stats -j "$3" ${4:+"$4"} --filter "$1" "$2" 2>&1)
         printf '%s\n' "$out" | grep -q "^PASS $1\$" || res=FAIL
         line=$(printf '%s\n' "$out" | grep "^stats $1: ")
         t=$(printf '%s\n' "$line" | awk '{ print $3 }')
@@ -55,19 +57,22 @@ rate() { awk "BEGIN { if ($2 > 0) printf \"%.1f\", $1 / $2 / 1e6; else print \"-
 for f in bench/kernels/*.jsonl bench/kernels/*.json; do
     [ -f "$f" ] || continue
     echo "== ptxi run --stats $f (launch time only, best of $REPS)"
-    printf '%-14s %13s %9s %9s %9s %9s %6s  %s\n' case thread-instr "-j1 s" "-j1 M/s" \
-        "-j$JOBS s" "-j$JOBS M/s" x result
-    names=$("$PTXI" test "$f" 2>/dev/null | sed -n 's/^\(PASS\|FAIL\) \([^ :]*\).*/\2/p')
+    printf '%-14s %13s %9s %9s %9s %9s %6s %6s  %s\n' case thread-instr "-j1 s" "-j1 M/s" \
+        "-j$JOBS s" "-j$JOBS M/s" x chk result
+    # verdicts read "PASS NAME" or, from a .jsonl, "PASS FILE:LINE :: NAME"
+    names=$("$PTXI" test "$f" 2>/dev/null | sed -n 's/^\(PASS\|FAIL\) \(.* :: \)\{0,1\}\([^ :]*\).*/\3/p')
     scaling=
     prev_kernel=; prev_t=; prev_s=; prev_n=
     for n in $names; do
         set -- $(best "$n" "$f" 1); t1=$1; s1=$2; r1=$3
         set -- $(best "$n" "$f" "$JOBS"); sN=$2; rN=$3
+        set -- $(best "$n" "$f" 1 --check=none); s0=$2
         res=PASS
         [ "$r1$rN" = PASSPASS ] || { res=FAIL; status=1; }
         x=$(awk "BEGIN { if ($sN > 0) printf \"%.2f\", $s1 / $sN; else print \"-\" }")
-        printf '%-14s %13s %9.4f %9s %9.4f %9s %6s  %s\n' "$n" "$t1" "$s1" "$(rate "$t1" "$s1")" \
-            "$sN" "$(rate "$t1" "$sN")" "$x" "$res"
+        cx=$(awk "BEGIN { if ($s0 > 0) printf \"%.2f\", $s1 / $s0; else print \"-\" }")
+        printf '%-14s %13s %9.4f %9s %9.4f %9s %6s %6s  %s\n' "$n" "$t1" "$s1" "$(rate "$t1" "$s1")" \
+            "$sN" "$(rate "$t1" "$sN")" "$x" "$cx" "$res"
         kernel=${n%_*}
         if [ "$kernel" = "$prev_kernel" ] && [ "$prev_t" != 0 ] && [ "$prev_s" != 0 ]; then
             scaling="$scaling$(awk "BEGIN { printf \"  %s -> %s: %.2fx the thread-instructions in %.2fx the time (-j 1)\", \

@@ -363,6 +363,8 @@ static int common_opt(int argc, char **argv, int *i, run_opts *o)
     }
     if ((v = opt_value(argc, argv, i, "--complete")))
         return parse_complete(v, o) ? -1 : 1;
+    if ((v = opt_value(argc, argv, i, "--check")))
+        return add_opt(o, "check", v) ? -1 : 1;
     if ((v = opt_value(argc, argv, i, "--filter"))) {
         o->filter = v;
         return 1;
@@ -467,6 +469,8 @@ static void run_usage(FILE *f)
         "  --complete=eager|deferred|random[:SEED]   when async copies land (default deferred)\n"
         "  --trace FILE.json          write a Perfetto/Chrome timeline: warps, copies, mbarrier phases\n"
         "                             (several cases: FILE.<case>.json each); runs on one thread\n"
+        "  --check=full|none          happens-before checking of shared memory, async copies and\n"
+        "                             barriers (default full; none runs faster and finds fewer bugs)\n"
         "  --stats                    print instructions executed, wall time of the launch and\n"
         "                             thread-instructions/s to stderr\n"
         "  --max-steps N              stop after N warp instructions (default %llu; 0 = none)\n"
@@ -889,6 +893,8 @@ static void test_usage(FILE *f)
         "  PATH is a launch file (.json, .jsonl) or a directory, searched recursively for them\n"
         "  -j N                       run N cases at once\n"
         "  --complete=eager|deferred|random[:SEED]   when async copies land (default deferred)\n"
+        "  --check=full|none          happens-before checking of shared memory, async copies and\n"
+        "                             barriers (default full; none runs faster and finds fewer bugs)\n"
         "  --filter SUBSTR            only cases whose name contains SUBSTR (none matching: an error)\n"
         "  --shard I/N                run only slice I of N (1 <= I <= N): case k of the selected\n"
         "                             cases goes to slice (k mod N) + 1, so the N slices together\n"

@@ -21,6 +21,7 @@
 #include <string.h>
 #include "cli/debug.h"
 #include "cli/tmap_svg.h"
+#include "tc/wgmma.h"
 
 /* ---- small helpers ---------------------------------------------------------- */
 
@@ -1104,6 +1105,10 @@ static void print_expr(dbg *d, const char *expr, char fmt)
 
 void dbg_cmd_print(dbg *d, const char *fmt, const char *args)
 {
+    if (fmt && !strcmp(fmt, "matrix")) {
+        dbg_print_matrix(d, args);
+        return;
+    }
     char f = fmt && *fmt ? fmt[strlen(fmt) - 1] : 0;
     if (fmt && *fmt && (strlen(fmt) != 1 || !valid_fmt(f))) {
         dbg_err("Bad format \"/%s\": print takes /x /d /u /o /t /f or /c.", fmt);
@@ -2146,4 +2151,137 @@ void dbg_info_launch(dbg *d, const char *args)
     }
     const char *st = d->state == DBG_IDLE ? "not started" : d->state == DBG_STOPPED ? "stopped" : "finished";
     printf("state: %s, %" PRIu64 " warp instructions executed\n", st, d->c ? interp_clock(d->c) : 0);
+}
+
+/* ---- wgmma: info wgmma, info desc, print/matrix ----------------------------------------- */
+
+void dbg_info_wgmma(dbg *d, const char *args)
+{
+    (void)args;
+    if (!d->c || d->state == DBG_IDLE) {
+        printf("No wgmma.mma_async in flight (the kernel has not started).\n");
+        return;
+    }
+    size_t n = 1 << 16;
+    char *buf = malloc(n);
+    if (!buf)
+        return;
+    int k = interp_wgmma_describe(d->c, buf, n);
+    if (!k)
+        printf("No wgmma.mma_async issued and not yet waited for.\n");
+    else
+        printf("%d wgmma.mma_async issued and not yet waited for (completion %s):\n%s", k, policy_name(d->policy), buf);
+    free(buf);
+}
+
+/* A register of the selected lane (%REG) or a number, as 64 bits. */
+static bool dbg_value_arg(dbg *d, const char *args, uint64_t *v)
+{
+    if (*args == '%') {
+        char name[64];
+        int lane;
+        size_t k = dbg_scan_reg(args, name, sizeof name, &lane);
+        if (*skip_ws(args + k)) {
+            dbg_err("Usage: %%REG, %%REG[LANE] or a number.");
+            return false;
+        }
+        if (!need_resident(d))
+            return false;
+        int ref = lane >= 0 ? lane : dbg_ref_lane(d), func;
+        uint32_t slot;
+        if (reg_lookup(d, name, ref, &func, &slot) || !interp_reg_get(d->c, d->cta, d->warp, ref, slot, v)) {
+            dbg_err("No register %s in lane %d's function.", name, ref);
+            return false;
+        }
+        return true;
+    }
+    char *end;
+    errno = 0;
+    *v = strtoull(args, &end, 0);
+    if (end == args || errno || *skip_ws(end)) {
+        dbg_err("\"%s\" is neither a register nor a number.", args);
+        return false;
+    }
+    return true;
+}
+
+void dbg_info_desc(dbg *d, const char *args)
+{
+    args = skip_ws(args);
+    if (!*args) {
+        dbg_err("Usage: info desc %%REG | NUMBER  (a wgmma shared-memory matrix descriptor)");
+        return;
+    }
+    uint64_t v;
+    if (!dbg_value_arg(d, args, &v))
+        return;
+    tc_desc t = tc_desc_decode(v);
+    printf("descriptor 0x%016" PRIx64 ":\n", v);
+    printf("  start address   0x%x (shared::cta)\n", t.start);
+    printf("  leading  offset %u bytes (LBO)\n", t.lbo);
+    printf("  stride   offset %u bytes (SBO)\n", t.sbo);
+    printf("  swizzle         %s\n", t.swizzle == 128 ? "128B" : t.swizzle == 64 ? "64B" : t.swizzle == 32 ? "32B"
+                                                          : "none (interleave)");
+    printf("  base offset     %u\n", t.base);
+    if (v & 0x3FFFC000C000C000ull & ~(7ull << 49))
+        printf("  (bits outside the fields are set: 0x%016" PRIx64 ")\n", (uint64_t)(v & 0x3FFFC000C000C000ull & ~(7ull << 49)));
+}
+
+/* print/matrix [a|d] [LINE]: the fragment of a wgmma.mma_async as a matrix */
+void dbg_print_matrix(dbg *d, const char *args)
+{
+    args = skip_ws(args);
+    char which = 'd';
+    if ((*args == 'a' || *args == 'd') && (!args[1] || args[1] == ' ' || args[1] == '\t')) {
+        which = *args;
+        args = skip_ws(args + 1);
+    }
+    if (!need_resident(d))
+        return;
+    interp_warp_info wi;
+    if (interp_warp_get(d->c, d->cta, d->warp, &wi)) {
+        dbg_err("No warp %d in CTA slot %d.", d->warp, d->cta);
+        return;
+    }
+    int ref = dbg_ref_lane(d), func = wi.func[ref];
+    long pc = -1;
+    if (*args) {
+        char *end;
+        long line = strtol(args, &end, 10);
+        if (end == args || *skip_ws(end)) {
+            dbg_err("Usage: print/matrix [a|d] [LINE]");
+            return;
+        }
+        for (uint32_t f = 0; f < d->mod->nfuncs && pc < 0; f++)
+            for (uint32_t i = 0; i < d->mod->funcs[f].ninstrs; i++)
+                if (d->mod->funcs[f].instrs[i].loc.line == (uint32_t)line &&
+                    d->mod->funcs[f].instrs[i].op == IR_OP_WGMMA_MMA_ASYNC) {
+                    func = (int)f;
+                    pc = i;
+                    break;
+                }
+    } else if (func >= 0) {
+        const ir_function *fn = &d->mod->funcs[func];
+        for (long i = (long)wi.pc[ref]; i >= 0 && pc < 0; i--)
+            if ((uint32_t)i < fn->ninstrs && fn->instrs[i].op == IR_OP_WGMMA_MMA_ASYNC)
+                pc = i;
+        for (uint32_t i = wi.pc[ref]; i < fn->ninstrs && pc < 0; i++)
+            if (fn->instrs[i].op == IR_OP_WGMMA_MMA_ASYNC)
+                pc = i;
+    }
+    if (pc < 0 || func < 0) {
+        dbg_err("No wgmma.mma_async %s.", *args ? "at that line" : "in the selected warp's function");
+        return;
+    }
+    size_t n = 1 << 20;
+    char *buf = malloc(n);
+    if (!buf)
+        return;
+    char where[300];
+    dbg_loc_str(d, func, (uint32_t)pc, where, sizeof where);
+    if (interp_wgmma_matrix(d->c, d->cta, d->warp, func, (uint32_t)pc, which, buf, n))
+        dbg_err("%s: %s", where, buf);
+    else
+        printf("%s\n%s", where, buf);
+    free(buf);
 }

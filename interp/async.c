@@ -28,8 +28,11 @@
  * Prefetches are checked at issue and have no effect.
  *
  * A thread that touches shared memory an operation in flight writes (or
- * writes what it reads) has not synchronised with it: ip_async_smem_race
- * makes that a fault (see the races section below).
+ * writes what it reads) has not synchronised with it.  The checker
+ * (check/, fed through interp/hooks.c: ip_ck_issue here, ip_ck_complete at
+ * landing) decides that by happens-before, under every policy; with
+ * --check=none, ip_async_smem_race still faults on an access while the
+ * operation is in flight (see the races section below).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -199,6 +202,17 @@ static int issue_tensor(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame 
     ip_ptr mp = ip_resolve(c, w, (int)l, sp == IR_SPACE_PARAM_FUNC ? IR_SPACE_PARAM : sp, ma, 128, 64,
                            "tensor map");
     if (!mp.p)
+        return c->res.status;
+    /* The TMA unit reads tensor maps from param, const or global memory
+     * only; a CUtensorMap passed by value without __grid_constant__ is
+     * copied to the thread's stack (local memory), and the GPU faults. */
+    if (mp.space == IR_SPACE_LOCAL || mp.cta >= 0)
+        return ip_error(c, INTERP_FAULT, w, (int)l, c->xfunc, c->xpc,
+                        "illegal address [tensormap-not-global]: the tensor map at address 0x%llx is in %s memory; "
+                        "the TMA reads maps only from param, const or global memory (a CUtensorMap kernel "
+                        "parameter needs __grid_constant__, or nvcc copies it to the thread's stack)",
+                        (unsigned long long)ma, mp.space == IR_SPACE_LOCAL ? "local" : "shared");
+    if (c->ck && ip_ck_tmap_use(c, w, (int)l, ma))
         return c->res.status;
     char why[512];
     if (tma_decode(mp.p, &o->map, why, sizeof why))
@@ -389,6 +403,8 @@ int ip_async_issue(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, u
         c->effects++;
         if (o->kind == IP_OP_PREFETCH)
             continue;            /* checked; no visible effect */
+        if (c->ck && ip_ck_issue(c, w, o, op_what(o)))
+            return c->res.status;
         c->nops++;
         if (c->plan->launch.policy == INTERP_COMPLETE_EAGER && ip_async_land(c, c->nops - 1))
             return c->res.status;
@@ -503,7 +519,8 @@ void ip_async_landed_on(const interp_ctx *c, int cta, uint32_t off, const char *
     }
 }
 
-static int complete(interp_ctx *c, const ip_op *o, int cta, uint32_t tx)
+/* complete_tx of a load's bytes for destination CTA d on the mbarrier of CTA cta */
+static int complete(interp_ctx *c, const ip_op *o, int d, int cta, uint32_t tx)
 {
     ip_cta *t = &c->cl.ctas[cta];
     if (o->mbar_off + 8 > t->smem_size)
@@ -519,6 +536,11 @@ static int complete(interp_ctx *c, const ip_op *o, int cta, uint32_t tx)
         snprintf(msg, sizeof msg, "%s (mbarrier at shared 0x%x of CTA rank %d, completing %u bytes)", why,
                  o->mbar_off, cta, tx);
         return op_fault(c, o, "asynchronous copy landed: %s", msg);
+    }
+    if (c->ck) {
+        uint64_t before;
+        memcpy(&before, t->smem + o->mbar_off, 8);
+        ip_ck_complete(c, o, d, cta, before, word, tx);
     }
     memcpy(t->smem + o->mbar_off, &word, 8);
     return 0;
@@ -593,6 +615,8 @@ static void bulk_reduce(uint8_t *dst, const uint8_t *src, uint32_t n, int op, in
 
 static int land(interp_ctx *c, ip_op *o)
 {
+    if (o->kind == IP_OP_WGMMA)
+        return ip_wgmma_land(c, o);
     mem_global *g = c->plan->launch.gmem;
     char why[512];
     switch (o->kind) {
@@ -610,7 +634,7 @@ static int land(interp_ctx *c, ip_op *o)
                 int rc = tma_execute(&o->req, g, &tx, why, sizeof why);
                 if (rc)
                     return op_fault(c, o, "TMA load faulted when it landed: %s", why);
-                if (complete(c, o, signal_cta(o, r), tx))
+                if (complete(c, o, r, signal_cta(o, r), tx))
                     return c->res.status;
             }
             return 0;
@@ -632,14 +656,14 @@ static int land(interp_ctx *c, ip_op *o)
             if (!(o->mcast >> r & 1))
                 continue;
             memcpy(c->cl.ctas[r].smem + o->smem_off, src, o->bytes);
-            if (complete(c, o, r, o->bytes))
+            if (complete(c, o, r, r, o->bytes))
                 return c->res.status;
         }
         return 0;
     }
     case IP_OP_BULK_S2S:
         memmove(c->cl.ctas[o->dst_cta].smem + o->smem_off, c->cl.ctas[o->src_cta].smem + o->src_off, o->bytes);
-        return complete(c, o, o->dst_cta, o->bytes);
+        return complete(c, o, o->dst_cta, o->dst_cta, o->bytes);
     case IP_OP_BULK_S2G: {
         uint8_t *dst = mem_global_host(g, o->gaddr, o->bytes);
         if (!dst)
@@ -659,15 +683,46 @@ static int land(interp_ctx *c, ip_op *o)
             return 0;
         }
         bulk_reduce(c->cl.ctas[o->dst_cta].smem + o->smem_off, src, o->bytes, o->redop, o->rtype, false);
-        return complete(c, o, o->dst_cta, o->bytes);
+        return complete(c, o, o->dst_cta, o->dst_cta, o->bytes);
     }
     default:
         return 0;
     }
 }
 
+/* The random policy lands a bulk copy into shared memory in pieces, as
+ * the GPU may: a prefix of its 16-byte chunks (in address order) lands and
+ * completes its bytes on the mbarrier(s), the rest stays in flight.
+ * Returns 1 when it landed a piece (the op stays), 0 when the whole op
+ * should land, -1 on a fault. */
+static int land_piece(interp_ctx *c, int i)
+{
+    ip_op *o = &c->ops[i];
+    if (c->plan->launch.policy != INTERP_COMPLETE_RANDOM || o->kind != IP_OP_BULK_G2S || o->bytes <= 16)
+        return 0;
+    uint64_t x = c->rng;             /* the scheduler's xorshift (sched.c) */
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    c->rng = x;
+    uint32_t chunks = o->bytes / 16;
+    if (!(x & 1))
+        return 0;                    /* half the time the copy lands whole */
+    uint32_t k = 1 + (uint32_t)(x >> 1) % (chunks - 1), n = k * 16;
+    ip_op piece = *o;
+    piece.bytes = n;
+    o->gaddr += n;
+    o->smem_off += n;
+    o->bytes -= n;
+    c->effects++;
+    return land(c, &piece) ? -1 : 1;
+}
+
 int ip_async_land(interp_ctx *c, int i)
 {
+    int pc = land_piece(c, i);
+    if (pc)
+        return pc < 0 ? c->res.status : 0;
     ip_op op = c->ops[i];
     /* remove first: landing may fault, and the op is done either way */
     memmove(&c->ops[i], &c->ops[i + 1], (size_t)(c->nops - i - 1) * sizeof *c->ops);

@@ -111,6 +111,9 @@ int interp_inflight_get(const interp_ctx *c, int i, interp_inflight *out)
         out->cta_mask = o->mcast;
         out->bytes = o->bytes;
         break;
+    case IP_OP_WGMMA:
+        out->kind = "wgmma.mma_async (info wgmma)";
+        break;
     default:
         out->kind = "prefetch";
         out->dst_space = IR_SPACE_NONE;

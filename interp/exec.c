@@ -23,6 +23,7 @@
 #include <string.h>
 #include "interp/internal.h"
 #include "interp/fp.h"
+#include "sfu/sfu.h"
 
 #define FOR_LANES(m, l) for (uint32_t m_ = (m), l; m_ && ((l = (uint32_t)__builtin_ctz(m_)), 1); m_ &= m_ - 1)
 
@@ -60,6 +61,8 @@ static int unsupported(X *x, const char *why)
     return ip_error(x->c, INTERP_UNSUPPORTED, NULL, 0, x->c->xfunc, x->c->xpc, "%s%s%s", name,
                     why ? " " : "", why ? why : "");
 }
+
+static uint32_t sfu_tanh_ftz(uint32_t a, bool ftz) { (void)ftz; return sfu_tanh(a); }
 
 static int fault(X *x, int lane, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int fault(X *x, int lane, const char *fmt, ...)
@@ -931,29 +934,6 @@ static uint64_t f64_minmax(int op, uint64_t ua, uint64_t ub)
     return (op == IR_OP_MIN) == (a < b) ? ua : ub;
 }
 
-/* rcp.approx.ftz.f64 and rsqrt.approx.ftz.f64 are one MUFU.RCP64H /
- * MUFU.RSQ64H: they read only the high word of a (sign, exponent and 20
- * mantissa bits), flush subnormals, and write only the high word of the
- * result (the low word is 0).  A NaN anywhere, also from a negative rsqrt,
- * gives 0x7fffffff00000000.  The high word is modelled as the truncated
- * exact result: the H100 agrees for 93% of the 2^20 mantissas of rcp and
- * is one unit of the high word above it for the other 7%. */
-static uint64_t f64_hi_approx(int op, uint64_t ua)
-{
-    uint64_t h = ua & 0xffffffff00000000ull;
-    if (fp_f64_isnan(h))
-        return 0x7fffffff00000000ull;
-    double v = u2d(h);
-    if (fpclassify(v) == FP_SUBNORMAL)
-        v = copysign(0.0, v);
-    double r = op == IR_OP_RCP ? 1.0 / v : 1.0 / sqrt(v);
-    if (isnan(r))
-        return 0x7fffffff00000000ull;
-    if (fpclassify(r) == FP_SUBNORMAL)
-        r = copysign(0.0, r);
-    return d2u(r) & 0xffffffff00000000ull;
-}
-
 /* f64 arithmetic: the host computes the numbers (f64 has no .ftz and the
  * host's IEEE double is the GPU's); NaNs follow f64_nan_operand, and an
  * invalid operation (inf - inf, 0 * inf, 0 / 0, sqrt(-1)) gives
@@ -977,8 +957,13 @@ static int exec_f64(X *x, uint32_t exec)
             wr(x, 0, l, testp(in, u2d(ua), 0));
             continue;
         }
-        if ((op == IR_OP_RCP || op == IR_OP_RSQRT) && ir_has(in, IR_M_APPROX) && ir_has(in, IR_M_FTZ)) {
-            wr(x, 0, l, f64_hi_approx(op, ua));
+        /* the special-function unit's forms (sfu/) */
+        if (op == IR_OP_RCP && ir_has(in, IR_M_APPROX)) {
+            wr(x, 0, l, sfu_rcp_f64(ua));
+            continue;
+        }
+        if (op == IR_OP_RSQRT) {
+            wr(x, 0, l, sfu_rsqrt_f64(ua, ir_has(in, IR_M_FTZ)));
             continue;
         }
         if (f64_nan_operand(op, in->nopd, ua, ub, uc, &r)) {
@@ -991,9 +976,6 @@ static int exec_f64(X *x, uint32_t exec)
         case IR_OP_DIV: case IR_OP_SQRT: case IR_OP_RCP:
             d = fop(op, a, b, c, true, fe);
             break;
-        /* one rounding from the long double quotient: rsqrt.approx.f64 came
-         * back correctly rounded on every value the device probe tried */
-        case IR_OP_RSQRT: d = (double)(1.0L / sqrtl((long double)a)); break;
         case IR_OP_SIN: d = sin(a); break;
         case IR_OP_COS: d = cos(a); break;
         case IR_OP_LG2: d = log2(a); break;
@@ -1009,6 +991,36 @@ static int exec_f64(X *x, uint32_t exec)
     return 0;
 }
 
+/* The f32 forms the special-function unit computes (sfu/): the .approx
+ * functions and the divisions built on its reciprocal.  Returns false for
+ * any other instruction. */
+static bool exec_sfu32(X *x, uint32_t exec)
+{
+    const ir_instr *in = x->in;
+    bool ftz = ir_has(in, IR_M_FTZ), approx = ir_has(in, IR_M_APPROX);
+    uint32_t (*f1)(uint32_t, bool) = NULL, (*f2)(uint32_t, uint32_t, bool) = NULL;
+    switch (in->op) {
+    case IR_OP_RCP: f1 = approx ? sfu_rcp : NULL; break;
+    case IR_OP_SQRT: f1 = approx ? sfu_sqrt : NULL; break;
+    case IR_OP_RSQRT: f1 = sfu_rsqrt; break;
+    case IR_OP_EX2: f1 = sfu_ex2; break;
+    case IR_OP_LG2: f1 = sfu_lg2; break;
+    case IR_OP_SIN: f1 = sfu_sin; break;
+    case IR_OP_COS: f1 = sfu_cos; break;
+    case IR_OP_TANH: f1 = sfu_tanh_ftz; break;
+    case IR_OP_DIV: f2 = approx ? sfu_div_approx : ir_has(in, IR_M_FULL) ? sfu_div_full : NULL; break;
+    default: break;
+    }
+    if (f1) {
+        FOR_LANES(exec, l)
+            wr(x, 0, l, f1((uint32_t)rd(x, 1, l, IR_T_F32), ftz));
+    } else if (f2) {
+        FOR_LANES(exec, l)
+            wr(x, 0, l, f2((uint32_t)rd(x, 1, l, IR_T_F32), (uint32_t)rd(x, 2, l, IR_T_F32), ftz));
+    }
+    return f1 || f2;
+}
+
 static int exec_float(X *x, uint32_t exec)
 {
     const ir_instr *in = x->in;
@@ -1021,6 +1033,18 @@ static int exec_float(X *x, uint32_t exec)
         int et = (t == IR_T_BF16 || t == IR_T_BF16X2) ? IR_T_BF16 : IR_T_F16;
         int mode = fp_mode_of(in->rnd);
         bool relu = ir_has(in, IR_M_RELU), nanp = ir_has(in, IR_M_NANMOD);
+        if (op == IR_OP_EX2 || op == IR_OP_TANH) {   /* the special-function unit (sfu/) */
+            uint16_t (*h1)(uint16_t) = op == IR_OP_EX2 ? (et == IR_T_BF16 ? sfu_ex2_bf16 : sfu_ex2_f16)
+                                                       : (et == IR_T_BF16 ? sfu_tanh_bf16 : sfu_tanh_f16);
+            FOR_LANES(exec, l) {
+                uint64_t a = rd(x, 1, l, t);
+                uint32_t r = h1((uint16_t)a);
+                if (pk)
+                    r |= (uint32_t)h1((uint16_t)(a >> 16)) << 16;
+                wr(x, 0, l, r);
+            }
+            return 0;
+        }
         FOR_LANES(exec, l) {
             uint64_t a = rd(x, 1, l, t), b = in->nopd > 2 ? rd(x, 2, l, t) : 0, c = in->nopd > 3 ? rd(x, 3, l, t) : 0;
             uint32_t r = hop(op, et, (uint16_t)a, (uint16_t)b, (uint16_t)c, mode, ftz, sat, relu, nanp);
@@ -1035,6 +1059,8 @@ static int exec_float(X *x, uint32_t exec)
         return exec_f64(x, exec);
     if (t != IR_T_F32)
         return unsupported(x, "on this type");
+    if (exec_sfu32(x, exec))
+        return 0;
     FOR_LANES(exec, l) {
         double a = fval(rd(x, 1, l, t), t, ftz);
         double b = in->nopd > 2 ? fval(rd(x, 2, l, t), t, ftz) : 0;
@@ -1044,23 +1070,9 @@ static int exec_float(X *x, uint32_t exec)
         case IR_OP_ADD: case IR_OP_SUB: case IR_OP_MUL: case IR_OP_FMA: case IR_OP_MAD:
             r = fop(op, a, b, c, false, fe);
             break;
-        case IR_OP_DIV:
-            if (ir_has(in, IR_M_APPROX)) {
-                r = (float)a * (1.0f / (float)b);
-            } else if (ir_has(in, IR_M_FULL)) {
-                wr(x, 0, l, fp_f32_div_full((uint32_t)rd(x, 1, l, t), (uint32_t)rd(x, 2, l, t), ftz));
-                continue;
-            } else
-                r = fop(op, a, b, c, false, fe);
-            break;
+        case IR_OP_DIV: r = fop(op, a, b, c, false, fe); break;
         case IR_OP_SQRT: r = fop(op, a, 0, 0, false, fe); break;
         case IR_OP_RCP: r = fop(op, a, 0, 0, false, fe); break;
-        case IR_OP_RSQRT: r = 1.0f / sqrtf((float)a); break;
-        case IR_OP_SIN: r = sinf((float)a); break;
-        case IR_OP_COS: r = cosf((float)a); break;
-        case IR_OP_LG2: r = log2f((float)a); break;
-        case IR_OP_EX2: r = exp2f((float)a); break;
-        case IR_OP_TANH: r = tanhf((float)a); break;
         case IR_OP_ABS: case IR_OP_NEG: case IR_OP_COPYSIGN: r = 0; break;
         case IR_OP_MIN:
         case IR_OP_MAX: {
@@ -1717,7 +1729,14 @@ int ip_exec(interp_ctx *c, ip_warp *w, uint32_t group)
     }
     X x = { c, w, f, fn, in, f->regs, c->plan->regmask[f->func], group };
     int r = 0;
+    if (c->plan->wgacc && c->plan->wgacc[f->func] && c->plan->wgacc[f->func][pc] &&
+        ip_wgmma_reg_check(c, w, in, f, exec))
+        return c->res.status;
     switch (in->op) {
+    case IR_OP_WGMMA_FENCE: case IR_OP_WGMMA_MMA_ASYNC: case IR_OP_WGMMA_COMMIT_GROUP:
+    case IR_OP_WGMMA_WAIT_GROUP:
+        r = ip_wgmma_exec(c, w, in, f, group, exec);
+        return c->res.status;
     case IR_OP_ADD: case IR_OP_SUB: case IR_OP_MUL: case IR_OP_MAD: case IR_OP_FMA:
     case IR_OP_MIN: case IR_OP_MAX: case IR_OP_ABS: case IR_OP_NEG: case IR_OP_DIV: {
         char k = tkind(in->types[0]);

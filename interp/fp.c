@@ -212,36 +212,3 @@ uint16_t fp_e5m2_to_f16(uint8_t v)
     return (uint16_t)(v << 8);   /* e5m2 is the top byte of an f16 */
 }
 
-static inline float flush32(float f) { return fpclassify(f) == FP_SUBNORMAL ? copysignf(0.0f, f) : f; }
-
-/* div.full.f32 on sm_90 (SASS of probe_sm90.ptx):
- *   |b| > 2^126        ? a *= 0.25, b *= 0.25    (so 1/b stays normal)
- *   |b| < 2^-126       ? a *= 2^24, b *= 2^24    (not with .ftz)
- *   d = a * MUFU.RCP(b)
- * MUFU.RCP is taken as the correctly rounded reciprocal here; the H100's
- * differs from it by one ulp for about 13% of mantissas, which moves d by
- * up to an ulp more (the instruction promises 2 ulp). */
-uint32_t fp_f32_div_full(uint32_t ua, uint32_t ub, int ftz)
-{
-    float a = u2f(ua), b = u2f(ub), r;
-    if (ftz) {
-        a = flush32(a);
-        b = flush32(b);
-        if (fabsf(b) > 0x1p126f) {
-            a = flush32(a * 0.25f);
-            b = flush32(b * 0.25f);
-        }
-        r = flush32(a * (1.0f / b));
-    } else {
-        if (fabsf(b) > 0x1p126f) {
-            a *= 0.25f;
-            b *= 0.25f;
-        }
-        if (fabsf(b) < 0x1p-126f) {
-            a *= 0x1p24f;
-            b *= 0x1p24f;
-        }
-        r = a * (1.0f / b);
-    }
-    return isnan(r) ? 0x7fffffffu : f2u(r);
-}

@@ -56,8 +56,4 @@ uint8_t fp_f32_to_e5m2(uint32_t a, int relu);
 /* e4m3 / e5m2 -> f16 (exact; NaN -> 0x7fff) */
 uint16_t fp_e4m3_to_f16(uint8_t v);
 uint16_t fp_e5m2_to_f16(uint8_t v);
-/* div.full{.ftz}.f32: the H100's sequence (scale b into range, MUFU.RCP,
- * one multiply); the reciprocal is modelled correctly rounded, which the
- * hardware's MUFU.RCP is not always (1 ulp off for ~13% of mantissas). */
-uint32_t fp_f32_div_full(uint32_t a, uint32_t b, int ftz);
 #endif

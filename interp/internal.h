@@ -22,6 +22,8 @@
 #include <stdarg.h>
 #include "interp/interp.h"
 #include "tma/tma.h"
+#include "check/check.h"
+#include "tc/tc.h"
 
 #define IP_WARP 32
 #define IP_NBAR 16             /* named barriers per CTA */
@@ -71,6 +73,11 @@ typedef struct ip_plan {
                                 * 64 bits live in a second bank of slots
                                 * after the constants (ip_hi_slot) */
     bool fast;                 /* uops and bursts on (PTXI_NO_FASTPATH unset) */
+    tc_wg_form **wgf;          /* per function, per instruction: decoded
+                                * wgmma.mma_async forms (NULL: function has none) */
+    uint8_t **wgacc;           /* per function, per instruction: accesses a register
+                                * that a wgmma.mma_async uses (wgmma.c) */
+    bool wg_any;               /* the module has wgmma.mma_async */
     uint32_t static_smem;      /* end of static shared variables */
     uint32_t dyn_base;         /* shared address of dyn_smem[] */
     uint32_t smem_size;        /* total shared window per CTA */
@@ -118,6 +125,7 @@ typedef struct ip_warp {
     uint32_t frame_seq;
     uint8_t *local;            /* IP_WARP * IP_LOCAL_STACK, lazily allocated */
     bool break_skip;           /* resume over a breakpoint once */
+    uint32_t wg_busy;          /* wgmma.mma_async issued and not yet waited for */
 } ip_warp;
 
 typedef struct ip_bar {
@@ -126,8 +134,12 @@ typedef struct ip_bar {
     int red_op;                   /* 0 none, else IR_M_OP_POPC / IR_M_AND / IR_M_OR */
 } ip_bar;
 
+struct ip_wg;
+
 typedef struct ip_cta {
     struct ip_cluster *cl;
+    struct ip_wg *wg;          /* per warpgroup wgmma state (wgmma.c), NULL until used */
+    struct ip_wg_dirty *wg_dirty; /* generic writes not yet fenced for the async proxy */
     int slot;                  /* index in the cluster = %cluster_ctarank */
     uint32_t ctaid[3];
     uint32_t cid[3];           /* %cluster_ctaid */
@@ -152,7 +164,7 @@ typedef struct ip_cluster {
 
 /* An asynchronous (TMA / bulk) operation in flight. */
 enum { IP_OP_TENSOR = 1, IP_OP_BULK_G2S, IP_OP_BULK_S2G, IP_OP_BULK_S2S, IP_OP_BULK_RED,
-       IP_OP_PREFETCH };
+       IP_OP_PREFETCH, IP_OP_WGMMA };
 typedef struct ip_op {
     int id;
     int kind;                  /* IP_OP_* */
@@ -178,6 +190,9 @@ typedef struct ip_op {
     uint32_t src_off;
     int redop;                 /* TMA_RED_* */
     int rtype;                 /* ir_type of a bulk reduction */
+    uint32_t ck_rec;           /* checker's first record of it (hooks.c), UINT32_MAX none */
+    int wg;                    /* wgmma: warpgroup in the CTA */
+    uint32_t wg_seq;           /* wgmma: its index in the warpgroup's sequence */
 } ip_op;
 
 struct interp_ctx {
@@ -220,6 +235,10 @@ struct interp_ctx {
     int xfunc;                 /* instruction being executed (messages) */
     uint32_t xpc;
     int ev_lanes_func;
+    struct ck_state *ck;       /* happens-before checker (NULL: --check=none) */
+    uint8_t **ck_waits;        /* per function, per instruction: does a try_wait/test_wait's
+                                  result decide anything (hooks.c; 0 = not yet known) */
+    struct ip_wg_buf *wgbuf;   /* wgmma landing scratch (wgmma.c), allocated once */
 };
 
 /* launch.c */
@@ -313,6 +332,63 @@ uint64_t ip_opd(interp_ctx *c, ip_warp *w, ip_frame *f, const ir_instr *in, int 
 void ip_async_landed_on(const interp_ctx *c, int cta, uint32_t off, const char *indent, char *buf, size_t n);
 int ip_async_smem_race(interp_ctx *c, ip_warp *w, int lane, int cta, uint32_t off, uint32_t n, bool write,
                        const char *what);
+
+/* hooks.c: the checker's feed (called only when c->ck).  A warp is agent
+ * (CTA slot * warps per CTA + warp); an instruction's site is its function
+ * << 20 | its index. */
+static inline uint32_t ip_ck_agent(const interp_ctx *c, const ip_warp *w)
+{
+    return (uint32_t)(w->cta->slot * (int)c->plan->nwarps + w->id);
+}
+static inline uint32_t ip_ck_site(const interp_ctx *c) { return (uint32_t)c->xfunc << 20 | (c->xpc & 0xfffff); }
+struct ck_conflict;
+/* the report of a conflict found by ck_access for (w, lane) */
+int ip_ck_report(interp_ctx *c, ip_warp *w, int lane, const struct ck_conflict *k, bool write, uint32_t n, int cta);
+bool ip_ck_start(interp_ctx *c);
+void ip_ck_free(interp_ctx *c);
+/* flags: CK_WRITE, CK_SYNC (atomic or ordered access), CK_SAME (check/check.h) */
+int ip_ck_access(interp_ctx *c, ip_warp *w, int lane, const ip_ptr *p, uint32_t n, unsigned flags);
+void ip_ck_bar_arrive(interp_ctx *c, ip_warp *w, int id);
+void ip_ck_bar_release(interp_ctx *c, ip_cta *t, int id);
+void ip_ck_cbar_arrive(interp_ctx *c, ip_warp *w);
+void ip_ck_cbar_release(interp_ctx *c);
+void ip_ck_cbar_pass(interp_ctx *c, ip_warp *w);
+int ip_ck_mbar(interp_ctx *c, ip_warp *w, int lane, int op, int cta, uint32_t off, uint64_t before, uint64_t after,
+               uint32_t value);
+int ip_ck_mbar_observed(interp_ctx *c, ip_warp *w, int lane, int cta, uint32_t off);
+int ip_ck_wait_used(interp_ctx *c, ip_warp *w, int lane, const ir_instr *in);
+void ip_ck_describe_mbar(interp_ctx *c, int cta, uint32_t off, const char *ind, char *buf, size_t n);
+void ip_ck_deadlock_others(interp_ctx *c, const uint32_t (*seen)[2], int nseen, char *buf, size_t n);
+int ip_ck_issue(interp_ctx *c, ip_warp *w, ip_op *o, const char *what);
+void ip_ck_complete(interp_ctx *c, const ip_op *o, int d, int mc, uint64_t before, uint64_t after, uint32_t tx);
+void ip_ck_bulk_waited(interp_ctx *c, ip_warp *w, int lane, uint32_t upto, bool read_only);
+/* a generic global access, while asynchronous stores may be writing */
+int ip_ck_global(interp_ctx *c, ip_warp *w, int lane, uint64_t a, uint32_t n, bool write);
+static inline bool ip_ck_gactive(const interp_ctx *c) { return c->ck && ck_gactive(c->ck); }
+void ip_ck_proxy_fence(interp_ctx *c, ip_warp *w);
+/* tensor maps written in global memory, their acquire fences, their use by a TMA */
+void ip_ck_tmap_write(interp_ctx *c, ip_warp *w, int lane, uint64_t a);
+void ip_ck_tmap_acquire(interp_ctx *c, ip_warp *w, uint64_t a);
+int ip_ck_tmap_use(interp_ctx *c, ip_warp *w, int lane, uint64_t a);
+int ip_ck_exit(interp_ctx *c, ip_warp *w, int lane);
+/* wgmma.c: wgmma.fence / mma_async / commit_group / wait_group for the
+ * lanes of exec (returns 0, 1 when it moved the PCs itself, or a status);
+ * landing of an IP_OP_WGMMA; plan-time decoding; per-CTA state. */
+int ip_wgmma_exec(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, uint32_t group, uint32_t exec);
+int ip_wgmma_land(interp_ctx *c, const ip_op *o);
+bool ip_wgmma_plan(ip_plan *p);
+void ip_wgmma_plan_free(ip_plan *p);
+void ip_wgmma_cta_free(ip_cta *t);
+void ip_wgmma_ctx_free(interp_ctx *c);
+/* the register check: instruction `in` executed by warp w touches a register
+ * of a wgmma in flight (or writes one without a wgmma.fence after): reports
+ * and returns the status, else 0.  Call only when w->wg_busy. */
+/* a generic-proxy write by (w, lane) to [off, off+n) of CTA slot cta: noted
+ * for the fence.proxy.async rule, and a fault if an mma_async may still
+ * read it; fence.proxy.async by w forgets the noted writes */
+int ip_wgmma_smem_write(interp_ctx *c, ip_warp *w, int lane, int cta, uint32_t off, uint32_t n, const char *what);
+void ip_wgmma_proxy_fence(interp_ctx *c, ip_warp *w);
+int ip_wgmma_reg_check(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, uint32_t exec);
 
 static inline ip_frame *ip_lane_frame(ip_warp *w, int lane) { return &w->frames[w->fr[lane]]; }
 static inline const ir_function *ip_func(const interp_ctx *c, int f) { return &c->plan->mod->funcs[f]; }

@@ -85,6 +85,8 @@ typedef struct interp_launch {
     uint64_t seed;                           /* for INTERP_COMPLETE_RANDOM */
     /* Optional (0 = default). */
     uint64_t max_steps;                      /* warp instructions in all; 0 = unlimited */
+    bool no_check;                           /* --check=none: no happens-before checking
+                                                (check/; on by default) */
     /* Polled between warp turns (every IP_QUANTUM instructions at most):
      * once non-zero (INTERP_STOP_*, which the message names), the run ends
      * with INTERP_INTERRUPTED.  Set it from a signal handler or a watchdog
@@ -315,5 +317,20 @@ int interp_cta_where(const interp_ctx *c, const uint32_t ctaid[3], int *slot);
 uint32_t interp_wait_pc(const ir_module *m, int func, uint32_t pc, int state);
 /* Bytes of each CTA's shared window (the reserved first KiB included). */
 uint32_t interp_smem_size(const interp_ctx *c);
+
+/* ---- wgmma (interp/wgmma.c) ---------------------------------------------- */
+
+/* The wgmma.mma_async operations of the current cluster issued and not yet
+ * covered by a wgmma.wait_group, one paragraph each into buf: warpgroup,
+ * issuing line, shape and types, state (issued by which warps, in flight,
+ * landed), the descriptors decoded and the registers it writes.  Returns
+ * how many. */
+int interp_wgmma_describe(const interp_ctx *c, char *buf, size_t n);
+/* The fragment `which` ('d': accumulators, 'a': the A registers) of the
+ * wgmma.mma_async at (func, pc), as the matrix it holds: read from the
+ * registers of the warpgroup of warp `warp` of CTA slot `cta`, one text row
+ * per matrix row.  Returns 0, or -1 with the reason in buf. */
+int interp_wgmma_matrix(const interp_ctx *c, int cta, int warp, int func, uint32_t pc, char which, char *buf,
+                        size_t n);
 
 #endif

@@ -266,6 +266,8 @@ ip_plan *ip_plan_new(const interp_launch *l)
         }
     }
     plan_layout(p);
+    if (!ip_wgmma_plan(p) && !p->err[0])
+        snprintf(p->err, sizeof p->err, "out of memory");
     if (!ip_lower(p) && !p->err[0])
         snprintf(p->err, sizeof p->err, "out of memory");
     return p;
@@ -281,6 +283,7 @@ void ip_plan_free(ip_plan *p)
     free(p->regmask);
     free(p->wide);
     ip_lower_free(p);
+    ip_wgmma_plan_free(p);
     free(p->symloc);
     free(p->symaddr);
     free(p->frame_bytes);
@@ -384,6 +387,7 @@ void ip_cluster_free(interp_ctx *c)
         }
         free(t->warps);
         free(t->smem);
+        ip_wgmma_cta_free(t);
     }
     free(cl->ctas);
     memset(cl, 0, sizeof *cl);
@@ -447,7 +451,7 @@ bool ip_cluster_start(interp_ctx *c, uint64_t index)
     c->cur_warp = 0;
     c->quantum = 0;
     c->idle_repolled = false;
-    return true;
+    return ip_ck_start(c);
 }
 
 /* ---- interp_run ------------------------------------------------------------- */
@@ -541,7 +545,9 @@ int interp_run(const interp_launch *l, interp_result *res)
     for (int j = 0; j < jobs; j++)
         if (wk[j].c) {
             ip_cluster_free(wk[j].c);
+            ip_ck_free(wk[j].c);
             free(wk[j].c->ops);
+            ip_wgmma_ctx_free(wk[j].c);
             free(wk[j].c);
         }
     free(wk);

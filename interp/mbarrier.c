@@ -97,7 +97,10 @@ int ip_mbar_expect_tx(uint64_t *word, uint32_t tx, char *why, size_t n)
                  mb_tx(w), tx, MB_TX_MAX);
         return -1;
     }
-    *word = mb_make(mb_phase(w), mb_expected(w), mb_pending(w), (int32_t)t);
+    /* bytes that landed before their expect_tx: the announcement that
+     * brings the count back to zero with no arrival pending completes the
+     * phase, as any other transition to (0 pending, 0 bytes) does */
+    *word = mb_settle(mb_make(mb_phase(w), mb_expected(w), mb_pending(w), (int32_t)t));
     return 0;
 }
 
@@ -111,6 +114,16 @@ int ip_mbar_complete_tx(uint64_t *word, uint32_t tx, char *why, size_t n)
         snprintf(why, n, "tx-count underflow: %d - %u bytes completed is below the limit -%d",
                  mb_tx(w), tx, MB_TX_MAX);
         return -1;
+    }
+    /* A copy bringing more bytes than the phase still expects, with every
+     * arrival made: the hardware completes the phase when the count
+     * reaches zero, in the middle of the copy (issue 10); the rest of its
+     * bytes count against the next phase. */
+    int32_t cur = mb_tx(w);
+    if (mb_pending(w) == 0 && cur > 0 && (int64_t)tx > cur) {
+        uint64_t nw = mb_settle(mb_make(mb_phase(w), mb_expected(w), 0, 0));
+        *word = mb_make(mb_phase(nw), mb_expected(nw), mb_pending(nw), -(int32_t)(tx - (uint32_t)cur));
+        return 0;
     }
     *word = mb_settle(mb_make(mb_phase(w), mb_expected(w), mb_pending(w), (int32_t)t));
     return 0;

@@ -18,6 +18,7 @@
 #include <string.h>
 #include "interp/internal.h"
 #include "interp/fp.h"
+#include "check/check.h"
 
 #define FOR_LANES(m, l) for (uint32_t m_ = (m), l; m_ && ((l = (uint32_t)__builtin_ctz(m_)), 1); m_ &= m_ - 1)
 
@@ -127,6 +128,35 @@ static const char *race_what(const ir_instr *in, char *buf, size_t n)
     return buf;
 }
 
+/* A shared-memory access by lane l: the checker (hooks.c) when it is on,
+ * else the in-flight race check of async.c.  Atomics and accesses with
+ * memory-ordering semantics (.volatile, .relaxed, .acquire, .release)
+ * synchronise instead of racing. */
+static inline int smem_check(interp_ctx *c, ip_warp *w, uint32_t l, const ir_instr *in, const ip_ptr *p, uint32_t n,
+                      int write, bool ordered)
+{
+    if (p->cta < 0)
+        return 0;
+    if (c->ck) {
+        unsigned fl = write ? CK_WRITE : 0;
+        if (write == 2)
+            fl |= CK_SAME;
+        if (ordered || (in->sem && in->sem != IR_M_WEAK))
+            fl |= CK_SYNC;
+        if (p->cta != w->cta->slot || (fl & CK_SYNC))
+            return ip_ck_access(c, w, (int)l, p, n, fl);
+        /* the common case, straight into check/ */
+        ck_conflict k;
+        if (ck_access(c->ck, ip_ck_agent(c, w), l, ip_ck_site(c), p->cta, p->soff, n, fl, &k))
+            return ip_ck_report(c, w, (int)l, &k, write != 0, n, p->cta);
+        return 0;
+    }
+    char wb[96];
+    if (c->nops && ip_async_smem_race(c, w, (int)l, p->cta, p->soff, n, write != 0, race_what(in, wb, sizeof wb)))
+        return c->res.status;
+    return 0;
+}
+
 static int exec_ld(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, uint32_t exec)
 {
     int t = in->types[0];
@@ -134,14 +164,15 @@ static int exec_ld(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, u
     if (es == 0) es = 1;
     const ir_function *fn = ip_func(c, f->func);
     const char *what = NULL;   /* ip_resolve names the instruction itself */
-    char wb[96];
     FOR_LANES(exec, l) {
         int sp;
         uint64_t a = ip_addr(c, w, f, in, 1, l, &sp);
         ip_ptr p = ip_resolve(c, w, (int)l, space_norm(sp), a, es * n, es * n, what);
         if (!p.p)
             return c->res.status;
-        if (c->nops && p.cta >= 0 && ip_async_smem_race(c, w, (int)l, p.cta, p.soff, es * n, false, race_what(in, wb, sizeof wb)))
+        if (p.cta >= 0 && smem_check(c, w, l, in, &p, es * n, false, false))
+            return c->res.status;
+        if (p.cta < 0 && ip_ck_gactive(c) && p.space == IR_SPACE_GLOBAL && ip_ck_global(c, w, (int)l, a, es * n, false))
             return c->res.status;
         for (unsigned i = 0; i < n; i++) {
             const ir_operand *e = vec_elem(fn, &in->opd[0], i);
@@ -173,17 +204,24 @@ static int exec_st(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, u
             return ip_error(c, INTERP_FAULT, w, (int)l, c->xfunc, c->xpc,
                             "%s: kernel parameters are read-only (address 0x%llx)", ip_instr_what(c, wb, sizeof wb),
                             (unsigned long long)a);
-        if (c->nops && p.cta >= 0 && ip_async_smem_race(c, w, (int)l, p.cta, p.soff, es * n, true, race_what(in, wb, sizeof wb)))
-            return c->res.status;
+        uint8_t nb[128];
         for (unsigned i = 0; i < n; i++) {
             const ir_operand *e = vec_elem(fn, &in->opd[1], i);
             uint64_t v = elem_val(c, f, e, l, t);
-            memcpy(p.p + i * es, &v, es > 8 ? 8 : es);
+            memcpy(nb + i * es, &v, es > 8 ? 8 : es);
             if (es == 16) {
                 uint64_t h = get_hi(c, f, e, l);
-                memcpy(p.p + i * es + 8, &h, 8);
+                memcpy(nb + i * es + 8, &h, 8);
             }
         }
+        /* writing the bytes already there is a benign overlap for racecheck */
+        if (p.cta >= 0 && smem_check(c, w, l, in, &p, es * n, memcmp(nb, p.p, es * n) ? 1 : 2, false))
+            return c->res.status;
+        if (p.cta < 0 && ip_ck_gactive(c) && p.space == IR_SPACE_GLOBAL && ip_ck_global(c, w, (int)l, a, es * n, true))
+            return c->res.status;
+        if (c->plan->wg_any && p.cta >= 0 && ip_wgmma_smem_write(c, w, (int)l, p.cta, p.soff, es * n, race_what(in, wb, sizeof wb)))
+            return c->res.status;
+        memcpy(p.p, nb, es * n);
         ip_note_write(c, a, es * n);
     }
     return 0;
@@ -300,7 +338,9 @@ static int exec_atom128(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame 
         if (p.space != IR_SPACE_GLOBAL && p.space != IR_SPACE_SHARED_CTA && p.space != IR_SPACE_SHARED_CLUSTER)
             return ip_error(c, INTERP_FAULT, w, (int)l, c->xfunc, c->xpc, "%s on %s memory (only global and shared)",
                             ip_instr_what(c, wb, sizeof wb), mem_space_name(p.space));
-        if (c->nops && p.cta >= 0 && ip_async_smem_race(c, w, (int)l, p.cta, p.soff, 16, true, race_what(in, wb, sizeof wb)))
+        if (p.cta >= 0 && smem_check(c, w, l, in, &p, 16, true, true))
+            return c->res.status;
+        if (c->plan->wg_any && p.cta >= 0 && ip_wgmma_smem_write(c, w, (int)l, p.cta, p.soff, 16, race_what(in, wb, sizeof wb)))
             return c->res.status;
         uint64_t bl = ip_opd(c, w, f, in, 2, l), bh = get_hi(c, f, b, l);
         uint64_t cl = op == IR_M_OP_CAS ? ip_opd(c, w, f, in, 3, l) : 0;
@@ -352,7 +392,9 @@ static int exec_atom(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f,
         if (p.space == IR_SPACE_PARAM || p.space == IR_SPACE_CONST)
             return ip_error(c, INTERP_FAULT, w, (int)l, c->xfunc, c->xpc, "%s on read-only %s memory",
                             ip_instr_what(c, wb, sizeof wb), mem_space_name(p.space));
-        if (c->nops && p.cta >= 0 && ip_async_smem_race(c, w, (int)l, p.cta, p.soff, size * n, true, race_what(in, wb, sizeof wb)))
+        if (p.cta >= 0 && smem_check(c, w, l, in, &p, size * n, true, true))
+            return c->res.status;
+        if (c->plan->wg_any && p.cta >= 0 && ip_wgmma_smem_write(c, w, (int)l, p.cta, p.soff, size * n, race_what(in, wb, sizeof wb)))
             return c->res.status;
         for (unsigned i = 0; i < n; i++) {
             uint64_t b = n > 1 ? elem_val(c, f, vec_elem(fn, &in->opd[ak + 1], i), l, t) : ip_opd(c, w, f, in, ak + 1, l);
@@ -494,11 +536,17 @@ static int exec_cp_async(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame
                 return ip_error(c, INTERP_FAULT, w, (int)l, c->xfunc, c->xpc,
                                 "%s on an mbarrier that is not initialised (mbarrier at shared 0x%x of CTA rank %d)",
                                 ip_instr_what(c, wb, sizeof wb), p.soff, p.cta);
-            if (!ir_has(in, IR_M_NOINC))
-                continue;
-            if (ip_mbar_arrive(&word, 1, false, false, 0, NULL, why, sizeof why))
+            uint64_t before = word;
+            if (ir_has(in, IR_M_NOINC) && ip_mbar_arrive(&word, 1, false, false, 0, NULL, why, sizeof why))
                 return ip_error(c, INTERP_FAULT, w, (int)l, c->xfunc, c->xpc, "%s (mbarrier at shared 0x%x of CTA rank %d)",
                                 why, p.soff, p.cta);
+            /* an arrive-on releases the thread's cp.async writes to the barrier's waiters */
+            if (c->ck && ip_ck_mbar(c, w, (int)l, ir_has(in, IR_M_NOINC) ? IR_OP_MBARRIER_ARRIVE
+                                                                           : IR_OP_MBARRIER_COMPLETE_TX,
+                                    p.cta, p.soff, before, word, 0))
+                return c->res.status;
+            if (!ir_has(in, IR_M_NOINC))
+                continue;
             memcpy(p.p, &word, 8);
             c->effects++;
         }
@@ -522,7 +570,9 @@ static int exec_cp_async(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame
         ip_ptr d = ip_resolve(c, w, (int)l, dsp == IR_SPACE_NONE ? IR_SPACE_SHARED_CTA : space_norm(dsp), da, cp, cp, NULL);
         if (!d.p)
             return c->res.status;
-        if (c->nops && d.cta >= 0 && ip_async_smem_race(c, w, (int)l, d.cta, d.soff, cp, true, race_what(in, wb, sizeof wb)))
+        if (d.cta >= 0 && smem_check(c, w, l, in, &d, cp, true, false))
+            return c->res.status;
+        if (c->plan->wg_any && d.cta >= 0 && ip_wgmma_smem_write(c, w, (int)l, d.cta, d.soff, cp, race_what(in, wb, sizeof wb)))
             return c->res.status;
         uint8_t buf[16] = { 0 };
         if (n) {
@@ -597,6 +647,8 @@ static int exec_bar(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, 
             b->red_or |= p;
         }
     }
+    if (c->ck)
+        ip_ck_bar_arrive(c, w, (int)id);
     FOR_LANES(exec, l) {
         b->arrived++;
         if (!arrive) {
@@ -616,6 +668,10 @@ static int exec_cbar(interp_ctx *c, ip_warp *w, const ir_instr *in, uint32_t gro
     bool wait = ir_has(in, IR_M_WAIT), arrive = ir_has(in, IR_M_ARRIVE) || !wait;
     FOR_LANES(group, l) w->pc[l]++;
     if (arrive) {
+        /* .relaxed too: CUTLASS orders its mbarrier inits with
+         * fence.mbarrier_init.release.cluster + a relaxed arrive */
+        if (c->ck && exec)
+            ip_ck_cbar_arrive(c, w);
         FOR_LANES(exec, l) {
             w->cbar_phase[l] = cl->cbar_phase + 1;
             cl->cbar_arrived++;
@@ -624,10 +680,13 @@ static int exec_cbar(interp_ctx *c, ip_warp *w, const ir_instr *in, uint32_t gro
     }
     if (wait) {
         FOR_LANES(exec, l) {
-            if (w->cbar_phase[l] && w->cbar_phase[l] > cl->cbar_phase)
+            if (w->cbar_phase[l] && w->cbar_phase[l] > cl->cbar_phase) {
                 w->st[l] = INTERP_T_CLUSTER_BAR;
-            else
+            } else {
                 w->cbar_phase[l] = 0;
+                if (c->ck)
+                    ip_ck_cbar_pass(c, w);
+            }
         }
     }
     ip_cbar_check(c);
@@ -768,6 +827,9 @@ static int exec_mbar(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f,
     }
     /* address operand: first ADDR operand */
     int ak = in->opd[0].kind == IR_OPD_ADDR ? 0 : 1;
+    /* barriers whose phase an earlier lane of this arrive completed */
+    struct { int cta; uint32_t off, pend; } flip[IP_WARP];
+    int nflip = 0;
     FOR_LANES(exec, l) {
         int sp;
         uint64_t a = ip_addr(c, w, f, in, ak, l, &sp);
@@ -777,22 +839,27 @@ static int exec_mbar(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f,
         if (p.cta < 0)
             return ip_error(c, INTERP_FAULT, w, (int)l, c->xfunc, c->xpc,
                             "%s on address 0x%llx, which is not shared memory", name, (unsigned long long)a);
-        uint64_t word;
+        uint64_t word, before;
         memcpy(&word, p.p, 8);
+        before = word;
         int rc = 0;
         uint64_t token = 0;
+        uint32_t value = 0;
         switch (in->op) {
         case IR_OP_MBARRIER_INIT:
-            rc = ip_mbar_init(&word, (uint32_t)ip_opd(c, w, f, in, 1, l), why, sizeof why);
+            value = (uint32_t)ip_opd(c, w, f, in, 1, l);
+            rc = ip_mbar_init(&word, value, why, sizeof why);
             break;
         case IR_OP_MBARRIER_INVAL:
             word = 0;
             break;
         case IR_OP_MBARRIER_EXPECT_TX:
-            rc = ip_mbar_expect_tx(&word, (uint32_t)ip_opd(c, w, f, in, 1, l), why, sizeof why);
+            value = (uint32_t)ip_opd(c, w, f, in, 1, l);
+            rc = ip_mbar_expect_tx(&word, value, why, sizeof why);
             break;
         case IR_OP_MBARRIER_COMPLETE_TX:
-            rc = ip_mbar_complete_tx(&word, (uint32_t)ip_opd(c, w, f, in, 1, l), why, sizeof why);
+            value = (uint32_t)ip_opd(c, w, f, in, 1, l);
+            rc = ip_mbar_complete_tx(&word, value, why, sizeof why);
             break;
         case IR_OP_MBARRIER_ARRIVE:
         case IR_OP_MBARRIER_ARRIVE_DROP: {
@@ -802,7 +869,26 @@ static int exec_mbar(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f,
                 uint32_t v = (uint32_t)ip_opd(c, w, f, in, ak + 1, l);
                 if (etx) tx = v; else cnt = v;
             }
+            value = tx;
+            /* One arrive executed by several lanes is one transaction on
+             * the barrier (issue 10: the H100 faults when the lanes
+             * together exceed the phase's pending count), not one phase
+             * after another. */
+            for (int k = 0; k < nflip; k++)
+                if (flip[k].cta == p.cta && flip[k].off == p.soff) {
+                    snprintf(why, sizeof why, "this %s, executed by several lanes at once, brings more arrivals "
+                             "than its phase has (expected count %u): lane %u's arrival overflows it; more threads "
+                             "arrive than the barrier was initialised for", name, flip[k].pend, l);
+                    return mbar_fault(c, w, l, p.soff, p.cta, why);
+                }
             rc = ip_mbar_arrive(&word, cnt, in->op == IR_OP_MBARRIER_ARRIVE_DROP, etx, tx, &token, why, sizeof why);
+            if (!rc && (word ^ token) >> 63 && nflip < IP_WARP) {
+                flip[nflip].cta = p.cta;
+                flip[nflip].off = p.soff;
+                interp_mbar mb;
+                interp_mbar_decode(word, &mb);
+                flip[nflip++].pend = mb.expected;
+            }
             if (!rc && ir_has(in, IR_M_NOCOMPLETE) && (word ^ token) >> 63) {
                 snprintf(why, sizeof why, "%s.noComplete completed the phase (%u arrival(s) were all that was "
                          "pending): undefined in PTX", name, cnt);
@@ -819,12 +905,16 @@ static int exec_mbar(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f,
                 rc = -1;
                 break;
             }
+            if (c->ck && ip_ck_wait_used(c, w, (int)l, in))
+                return c->res.status;
             bool par = ir_has(in, IR_M_PARITY);
             uint64_t arg = ip_opd(c, w, f, in, 2, l);
             bool ok = ip_mbar_test(word, par, arg);
             const ir_operand *d = &in->opd[0];
             if (d->kind == IR_OPD_REG)
                 wreg(c, f, d->u.reg, l, ok);
+            if (ok && c->ck && ip_ck_mbar_observed(c, w, (int)l, p.cta, p.soff))
+                return c->res.status;
             if (!ok) {
                 w->polling |= 1u << l;
                 w->wait[l] = p.soff;
@@ -838,6 +928,8 @@ static int exec_mbar(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f,
         }
         if (rc)
             return mbar_fault(c, w, l, p.soff, p.cta, why);
+        if (c->ck && ip_ck_mbar(c, w, (int)l, in->op, p.cta, p.soff, before, word, value))
+            return c->res.status;
         memcpy(p.p, &word, 8);
         c->effects++;
     }
@@ -859,6 +951,8 @@ static int exec_bulk_wait(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_fram
             w->st[l] = INTERP_T_BULK_WAIT;   /* re-executes after a landing */
             continue;
         }
+        if (c->ck && (exec >> l & 1) && w->bulk_seq[l] > n)
+            ip_ck_bulk_waited(c, w, (int)l, w->bulk_seq[l] - n, ir_has(in, IR_M_READ));
         w->pc[l]++;
     }
     return 1;
@@ -881,8 +975,17 @@ static int replace_field(const ir_instr *in)
     return 0;
 }
 
-static int exec_tensormap(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, uint32_t exec)
+static int exec_tensormap(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, uint32_t group, uint32_t exec)
 {
+    /* .sync.aligned: every thread of the warp executes it together; the
+     * H100 hangs when one lane of a full warp does (tests/launch/zoo,
+     * HARDWARE.md) */
+    uint32_t live = w->valid & ~w->exited;
+    if (c->ck && in->op == IR_OP_TENSORMAP_CP_FENCEPROXY && ir_has(in, IR_M_ALIGNED) && group != live && group)
+        return ip_error(c, INTERP_FAULT, w, __builtin_ctz(group), c->xfunc, c->xpc,
+                        "[aligned-partial-warp]: %s.sync.aligned executed by lanes 0x%08x of the warp while lanes "
+                        "0x%08x, not exited, do not execute it with them: every thread of the warp must",
+                        ir_ops[in->op].name, group, live & ~group);
     FOR_LANES(exec, l) {
         int sp;
         uint64_t a = ip_addr(c, w, f, in, 0, l, &sp);
@@ -898,6 +1001,8 @@ static int exec_tensormap(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_fram
                 return c->res.status;
             memcpy(p.p, q.p, 128);
             ip_note_write(c, a, 128);
+            if (c->ck && p.space == IR_SPACE_GLOBAL)
+                ip_ck_tmap_write(c, w, (int)l, a);
             continue;
         }
         /* Only the field's bits change, in the map's own encoding
@@ -912,6 +1017,8 @@ static int exec_tensormap(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_fram
         if (tma_replace(p.p, field, ord, v, why, sizeof why))
             return ip_error(c, INTERP_FAULT, w, (int)l, c->xfunc, c->xpc, "%s", why);
         ip_note_write(c, a, 128);
+        if (c->ck && p.space == IR_SPACE_GLOBAL)
+            ip_ck_tmap_write(c, w, (int)l, a);
     }
     return 0;
 }
@@ -1009,7 +1116,18 @@ int ip_exec_sync(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, uin
         return exec_bar(c, w, in, f, group, exec);
     case IR_OP_BARRIER_CLUSTER:
         return exec_cbar(c, w, in, group, exec);
-    case IR_OP_BAR_WARP_SYNC: case IR_OP_MEMBAR: case IR_OP_FENCE: case IR_OP_GRIDDEPCONTROL:
+    case IR_OP_FENCE:
+        if (c->ck && exec && ir_has(in, IR_M_PROXY) && ir_has(in, IR_M_ASYNC))
+            ip_ck_proxy_fence(c, w);
+        if (c->ck && ir_has(in, IR_M_TENSORMAP_GENERIC) && ir_has(in, IR_M_ACQUIRE) && in->nopd >= 1)
+            FOR_LANES(exec, l) {
+                int sp;
+                ip_ck_tmap_acquire(c, w, ip_addr(c, w, f, in, 0, l, &sp));
+            }
+        if (exec && c->plan->wg_any && ir_has(in, IR_M_PROXY) && ir_has(in, IR_M_ASYNC))
+            ip_wgmma_proxy_fence(c, w);
+        return 0;
+    case IR_OP_BAR_WARP_SYNC: case IR_OP_MEMBAR: case IR_OP_GRIDDEPCONTROL:
     case IR_OP_NANOSLEEP: case IR_OP_PMEVENT: case IR_OP_SETMAXNREG:
         return 0;
     case IR_OP_VOTE: case IR_OP_MATCH: case IR_OP_REDUX: case IR_OP_SHFL: case IR_OP_ACTIVEMASK:
@@ -1026,7 +1144,7 @@ int ip_exec_sync(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, uin
     case IR_OP_CP_ASYNC_BULK_PREFETCH_TENSOR:
         return ip_async_issue(c, w, in, f, exec);
     case IR_OP_TENSORMAP_REPLACE: case IR_OP_TENSORMAP_CP_FENCEPROXY:
-        return exec_tensormap(c, w, in, f, exec);
+        return exec_tensormap(c, w, in, f, group, exec);
     case IR_OP_CREATEPOLICY:
         return exec_createpolicy(c, w, in, f, exec);
     default:

@@ -211,6 +211,8 @@ void ip_bar_check(interp_ctx *c, ip_cta *t, int id)
     case IR_M_OR: result = b->red_or; break;
     default: break;
     }
+    if (c->ck)
+        ip_ck_bar_release(c, t, id);
     for (int wi = 0; wi < t->nwarps; wi++) {
         ip_warp *w = &t->warps[wi];
         for (int ln = 0; ln < w->nlanes; ln++) {
@@ -237,6 +239,8 @@ void ip_cbar_check(interp_ctx *c)
         return;
     cl->cbar_phase++;
     cl->cbar_arrived = 0;
+    if (c->ck)
+        ip_ck_cbar_release(c);
     for (int i = 0; i < cl->ncta; i++) {
         ip_cta *t = &cl->ctas[i];
         for (int wi = 0; wi < t->nwarps; wi++) {
@@ -255,6 +259,8 @@ void ip_thread_exit(interp_ctx *c, ip_warp *w, int lane)
 {
     if (w->st[lane] == INTERP_T_EXITED)
         return;
+    if (c->ck)
+        ip_ck_exit(c, w, lane);    /* a report stops the run; the exit still happens */
     w->st[lane] = INTERP_T_EXITED;
     w->exited |= 1u << lane;
     w->polling &= ~(1u << lane);
@@ -265,6 +271,13 @@ void ip_thread_exit(interp_ctx *c, ip_warp *w, int lane)
     for (int b = 0; b < IP_NBAR; b++)
         ip_bar_check(c, t, b);
     ip_cbar_check(c);
+    /* warps of its warpgroup waiting for a wgmma this warp never issued
+     * re-check (wgmma.c reports it) */
+    if (t->wg && (w->exited & w->valid) == w->valid)
+        for (int k = w->id / 4 * 4; k < w->id / 4 * 4 + 4 && k < t->nwarps; k++)
+            for (int ln = 0; ln < t->warps[k].nlanes; ln++)
+                if (t->warps[k].st[ln] == INTERP_T_BULK_WAIT)
+                    t->warps[k].st[ln] = INTERP_T_READY;
 }
 
 /* ---- group selection ------------------------------------------------------------- */
@@ -386,8 +399,9 @@ static void deadlock(interp_ctx *c)
                 int st = (w->polling >> l0 & 1) ? INTERP_T_MBAR_POLL : w->st[l0];
                 int func = w->frames[w->fr[l0]].func;
                 uint32_t pc = w->pc[l0];
-                /* a poller is parked after its wait: name the wait itself */
-                if (st == INTERP_T_MBAR_POLL && pc > 0)
+                /* a poller is parked after its wait, a thread at bar.sync or
+                 * barrier.cluster.wait after the barrier: name the wait itself */
+                if ((st == INTERP_T_MBAR_POLL || st == INTERP_T_BAR || st == INTERP_T_CLUSTER_BAR) && pc > 0)
                     pc--;
                 char where[400];
                 interp_where(c, func, pc, where, sizeof where);
@@ -426,6 +440,8 @@ static void deadlock(interp_ctx *c)
                                     ip_mbar_describe(word, mbs, sizeof mbs), w->wait_aux[l0] & 1);
                     char hist[2048];
                     if (!again) {
+                        ip_ck_describe_mbar(c, oc, off, "      ", hist, sizeof hist);
+                        at = append(buf, len, at, "%s", hist);
                         ip_async_landed_on(c, oc, off, "      ", hist, sizeof hist);
                         at = append(buf, len, at, "%s", hist);
                     }
@@ -433,6 +449,9 @@ static void deadlock(interp_ctx *c)
             }
         }
     }
+    char others[1024];
+    ip_ck_deadlock_others(c, (const uint32_t (*)[2])seen, nseen, others, sizeof others);
+    at = append(buf, len, at, "%s", others);
     if (c->nops == 0)
         at = append(buf, len, at, "\n  no asynchronous operation in flight");
     for (int i = 0; i < c->nops; i++) {
@@ -699,7 +718,9 @@ static int sched_step(interp_ctx *c, interp_event *ev)
                         /* rewind to the wait, which now succeeds: the thread
                          * was merely slow to reach it, so a %clock64 bound
                          * checked after the failed wait cannot expire while
-                         * other warps ran or the copy was in flight */
+                         * other warps ran or the copy was in flight (a
+                         * kernel that ignores the wait's result is found by
+                         * the checker instead: interp/hooks.c) */
                         w->polling &= ~(1u << ln);
                         w->pc[ln]--;
                         woke = true;
@@ -793,7 +814,9 @@ void interp_free(interp_ctx *c)
     if (!c)
         return;
     ip_cluster_free(c);
+    ip_ck_free(c);
     free(c->ops);
+    ip_wgmma_ctx_free(c);
     if (c->bp) {
         for (uint32_t f = 0; f < c->plan->mod->nfuncs; f++)
             free(c->bp[f]);

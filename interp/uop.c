@@ -387,6 +387,8 @@ bool ip_lower(ip_plan *p)
         lower lw = { .fn = fn, .regmask = p->regmask[f] };
         for (uint32_t i = 0; i < fn->ninstrs; i++) {
             const ir_instr *in = &fn->instrs[i];
+            if (p->wgacc && p->wgacc[f] && p->wgacc[f][i])
+                continue;   /* wgmma register rules: checked in ip_exec */
             ip_uop u = { 0 };
             uint32_t nk = lw.nk;
             u.kind = (uint8_t)lower_one(&lw, in, &u);
@@ -711,8 +713,9 @@ static bool global_ptrs(interp_ctx *c, const ip_uop *u, const uint64_t *R, uint3
 static bool run_mem(interp_ctx *c, const ip_uop *u, uint64_t *R, uint32_t ex)
 {
     uint8_t *ptr[IP_WARP];
-    /* with copies in flight, exec_ld / exec_st decide (race checks) */
-    if (c->nops || !global_ptrs(c, u, R, ex, ptr))
+    /* with copies in flight, or asynchronous stores the checker tracks
+     * (interp/hooks.c), exec_ld / exec_st decide (race checks) */
+    if (c->nops || ip_ck_gactive(c) || !global_ptrs(c, u, R, ex, ptr))
         return false;
     const unsigned bits = u->bits;
     if (u->kind == IP_U_LDG) {

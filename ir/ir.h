@@ -182,7 +182,7 @@ typedef struct ir_operand {
 
 #define IR_MAX_MODS 16
 #define IR_MAX_TYPES 4
-#define IR_MAX_OPDS 8
+#define IR_MAX_OPDS 10
 #define IR_MODSET_WORDS ((IR_M__COUNT + 63) / 64)
 
 typedef struct ir_instr {

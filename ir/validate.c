@@ -15,6 +15,7 @@
 #include <string.h>
 #include <stdarg.h>
 #include "ir/ir.h"
+#include "tc/wgmma.h"
 
 typedef struct {
     const ir_function *f;
@@ -825,6 +826,47 @@ static void check_avail(vctx *c, const ir_module *m)
 #undef SREG
 }
 
+/* wgmma.mma_async's registers, as ptxas takes them: D and the A fragment
+ * 32-bit (A not .f32), descriptors 64-bit, the sparsity metadata 32-bit */
+static int reg_bits(const vctx *c, const ir_operand *o, char *kind)
+{
+    if (o->kind != IR_OPD_REG || !c->f)
+        return -1;
+    int t = c->f->regs[o->u.reg].type;
+    *kind = ir_types[t].kind;
+    return ir_types[t].bits;
+}
+
+static void wgmma_reg_types(vctx *c, const tc_wg_form *f)
+{
+    const ir_instr *in = c->in;
+    char k;
+    for (int v = 0; v < (f->a_regs ? 2 : 1); v++) {
+        const ir_operand *o = &in->opd[v];
+        for (uint32_t i = 0; c->f && i < o->u.vec.n; i++) {
+            int b = reg_bits(c, &c->f->vecpool[o->u.vec.first + i], &k);
+            if (b >= 0 && (b != 32 || (v == 1 && k == 'f'))) {
+                verr_opd(c, (unsigned)v, "%s: %s registers must be 32-bit%s", mn(c), v ? "the A fragment's" : "D's",
+                         v ? " integer or bit-size (.b32)" : "");
+                return;
+            }
+        }
+    }
+    int descs[2] = { f->a_regs ? -1 : f->o_a, f->o_b };
+    for (int i = 0; i < 2; i++) {
+        int b = descs[i] >= 0 ? reg_bits(c, &in->opd[descs[i]], &k) : -1;
+        if (b >= 0 && b != 64) {
+            verr_opd(c, (unsigned)descs[i], "%s: a matrix descriptor is a 64-bit register", mn(c));
+            return;
+        }
+    }
+    if (f->sparse) {
+        int b = reg_bits(c, &in->opd[f->o_meta], &k);
+        if (b >= 0 && b != 32)
+            verr_opd(c, f->o_meta, "%s: the sparsity metadata is a 32-bit register", mn(c));
+    }
+}
+
 int ir_validate_instr(const ir_module *m, const ir_function *f, const ir_instr *in,
                       const ir_opd_locs *locs, ir_diag *d)
 {
@@ -892,6 +934,26 @@ int ir_validate_instr(const ir_module *m, const ir_function *f, const ir_instr *
         break;
     case IR_OP_FENCE:
         check_fence(&c);
+        break;
+    case IR_OP_WGMMA_MMA_ASYNC: {
+        tc_wg_form wf;
+        char why[200];
+        int k;
+        if (tc_wgmma_decode(in, &wf, &k, why, sizeof why)) {
+            if (k < 0)
+                verr(&c, "%s: %s", mn(&c), why);
+            else
+                verr_opd(&c, (unsigned)k, "%s: %s", mn(&c), why);
+        } else {
+            wgmma_reg_types(&c, &wf);
+        }
+        break;
+    }
+    case IR_OP_WGMMA_FENCE: case IR_OP_WGMMA_COMMIT_GROUP: case IR_OP_WGMMA_WAIT_GROUP:
+        if (!ir_has(in, IR_M_SYNC) || !ir_has(in, IR_M_ALIGNED))
+            verr(&c, "%s needs .sync.aligned", mn(&c));
+        else if (in->op == IR_OP_WGMMA_WAIT_GROUP && in->opd[0].kind != IR_OPD_IMM)
+            verr_opd(&c, 0, "%s needs an integer constant operand", mn(&c));
         break;
     case IR_OP_BARRIER_CLUSTER:
         if (ir_has(in, IR_M_ARRIVE) == ir_has(in, IR_M_WAIT))

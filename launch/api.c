@@ -36,6 +36,7 @@ struct ptxi_launch {
     int jobs, policy;
     uint64_t seed;
     bool update, quiet, drop_memory;
+    bool no_check;             /* "check" none */
     char *keep_failed;
     char *trace;               /* "trace": the timeline's file */
     launch_dumps dumps;
@@ -381,6 +382,12 @@ int ptxi_launch_option(ptxi_launch *l, const char *name, const char *v)
         } else {
             return seterr(l, PTXI_ERROR, "--complete: \"%s\" is not eager, deferred or random[:SEED]", v);
         }
+        return PTXI_OK;
+    }
+    if (!strcmp(name, "check")) {
+        if (strcmp(v, "full") && strcmp(v, "none"))
+            return seterr(l, PTXI_ERROR, "--check: \"%s\" is not full or none", v);
+        l->no_check = !strcmp(v, "none");
         return PTXI_OK;
     }
     if (!strcmp(name, "max-steps")) {
@@ -786,7 +793,8 @@ int ptxi_launch_run(ptxi_launch *l)
     __atomic_store_n(&l->progress, 0, __ATOMIC_RELAXED);
     launch_run_opts o = {.max_steps = l->max_steps, .stop = &l->stop, .keep_memory = true, .jobs = l->jobs,
                          .policy = l->policy, .seed = l->seed, .update = l->update, .quiet = l->quiet,
-                         .keep_failed = l->keep_failed, .progress = &l->progress, .trace = l->trace};
+                         .keep_failed = l->keep_failed, .progress = &l->progress, .trace = l->trace,
+                         .no_check = l->no_check};
     timer t = {.stop = &l->stop};
     pthread_t th;
     bool timed = false;

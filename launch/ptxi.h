@@ -173,6 +173,7 @@ PTXI_API int ptxi_launch_check(ptxi_launch *l);
  *                  made with a NULL module
  *   "jobs"         N: interpreter threads over clusters (default 1)
  *   "complete"     eager | deferred | random[:SEED]: when async copies land
+ *   "check"        full | none: the happens-before checker (default full)
  *   "max-steps", "timeout"   as ptxi_launch_limits
  *   "update"       1: write a launch file's expected buffers from this run
  *   "quiet"        1: a passing report is the PASS line alone

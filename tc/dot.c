@@ -124,8 +124,8 @@ static uint64_t encode(uint64_t mag, int scale, int neg, int dtype, int keep, in
     }
     /* kept * 2^q with q = ex - keep: renormalise after a carry */
     if (kept >> (keep + 1)) { kept >>= 1; ex++; }
-    if (kept == 0)
-        return sgn;
+    if (kept == 0) /* cut to nothing: the H100 writes +0 (Triton matmuls over subnormals) */
+        return 0;
     if (ex > f->bias)
         return inf;
     if (!(kept >> keep)) /* subnormal */

@@ -13,5 +13,6 @@
 
 #include "tc/dot.h"
 #include "tc/warp.h"
+#include "tc/wgmma.h"
 
 #endif

@@ -163,8 +163,8 @@ r
 info async
 x/4fw smem 0x480
 EOF
-has fault_report fault "Kernel stopped: fault: data race: "
-has fault_report_what fault "reads 4 byte(s) at shared 0x480 of CTA rank 0 while an asynchronous operation still writes them"
+has fault_report fault "Kernel stopped: fault: data race [copy-not-waited]: "
+has fault_report_what fault "reads 4 byte(s) at shared 0x480 of CTA rank 0 that an asynchronous copy writes"
 has fault_selects_culprit fault "CTA (0,0,0) warp 1 lanes 0-31 at broken.ptx:249 (pc 28)
 249		ld.shared.f32 	%f1, [%r17];"
 has fault_async fault "  #1 TMA load, 512 bytes: tensor at global 0x7f0000000000, box at {16, 8} -> smem 0x400 <tile>"

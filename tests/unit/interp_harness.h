@@ -7,6 +7,10 @@
 #include "tests/unit/check.h"
 #include "interp/interp.h"
 
+/* set: launches run with --check=none (a test that races on purpose, to
+ * see when ptxi lands a copy) */
+static bool th_no_check;
+
 typedef struct th_run {
     ir_module *mod;
     mem_global *g;
@@ -78,6 +82,7 @@ static int th_launch(th_run *r, const ir_function *fn, uint32_t grid, uint32_t b
     l.policy = pol;
     l.seed = 7;
     l.max_steps = max_steps;
+    l.no_check = th_no_check;
     return interp_run(&l, &r->res);
 }
 

@@ -10,6 +10,7 @@
  * kernel through the interpreter for the handlers in exec.c. */
 #include "tests/unit/interp_harness.h"
 #include "interp/fp.h"
+#include "sfu/sfu.h"
 
 static void helpers(void)
 {
@@ -57,17 +58,17 @@ static void helpers(void)
      * b/4 = (2 - 2^-23) 2^125, 1/(b/4) = 2^-126 (1 + 2^-24 + ...) rounds up
      * to 0x00800001; 16376 * that = 0x077fe000 * (1 + 2^-23) -> 0x077fe002
      * (2 ulp above the true quotient, as the H100 writes it) */
-    CHECK_EQ_U64("div.full 65504/FLT_MAX", fp_f32_div_full(0x477fe000u, 0x7f7fffffu, 0), 0x077fe002u);
+    CHECK_EQ_U64("div.full 65504/FLT_MAX", sfu_div_full(0x477fe000u, 0x7f7fffffu, 0), 0x077fe002u);
     /* 2.5 / FLT_MAX: 0.625 * 0x00800001 = 1.25 * 2^-127 (1 + 2^-23):
      * subnormal 0x00500000 + 0.625 ulp -> 0x00500001 */
-    CHECK_EQ_U64("div.full 2.5/FLT_MAX", fp_f32_div_full(0x40200000u, 0x7f7fffffu, 0), 0x00500001u);
-    CHECK_EQ_U64("div.full FLT_MAX/FLT_MAX", fp_f32_div_full(0x7f7fffffu, 0x7f7fffffu, 0), 0x3f800000u);
+    CHECK_EQ_U64("div.full 2.5/FLT_MAX", sfu_div_full(0x40200000u, 0x7f7fffffu, 0), 0x00500001u);
+    CHECK_EQ_U64("div.full FLT_MAX/FLT_MAX", sfu_div_full(0x7f7fffffu, 0x7f7fffffu, 0), 0x3f800000u);
     /* |b| < 2^-126 scales both by 2^24: 2^-149 / 2^-149 = 1, 0/2^-149 = 0 */
-    CHECK_EQ_U64("div.full denorm/denorm", fp_f32_div_full(0x00000001u, 0x00000001u, 0), 0x3f800000u);
-    CHECK_EQ_U64("div.full 0/denorm", fp_f32_div_full(0x00000000u, 0x00000001u, 0), 0);
-    CHECK_EQ_U64("div.full (2^23-1)*2^-149 / 2^-149", fp_f32_div_full(0x007fffffu, 0x00000001u, 0), 0x4afffffeu);
-    CHECK_EQ_U64("div.full.ftz 1/denorm = Inf", fp_f32_div_full(0x3f800000u, 0x00000001u, 1), 0x7f800000u);
-    CHECK_EQ_U64("div.full 0/0 canonical NaN", fp_f32_div_full(0, 0, 0), 0x7fffffffu);
+    CHECK_EQ_U64("div.full denorm/denorm", sfu_div_full(0x00000001u, 0x00000001u, 0), 0x3f800000u);
+    CHECK_EQ_U64("div.full 0/denorm", sfu_div_full(0x00000000u, 0x00000001u, 0), 0);
+    CHECK_EQ_U64("div.full (2^23-1)*2^-149 / 2^-149", sfu_div_full(0x007fffffu, 0x00000001u, 0), 0x4afffffeu);
+    CHECK_EQ_U64("div.full.ftz 1/denorm = Inf", sfu_div_full(0x3f800000u, 0x00000001u, 1), 0x7f800000u);
+    CHECK_EQ_U64("div.full 0/0 canonical NaN", sfu_div_full(0, 0, 0), 0x7fffffffu);
 
     /* NaN narrowing keeps sign and top payload, sets the quiet bit */
     CHECK_EQ_U64("f64 NaN -> f32 payload", fp_f64_nan_to_f32(0x7ff00000e0000000ull), 0x7fc00007u);

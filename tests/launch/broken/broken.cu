@@ -218,7 +218,9 @@ extern "C" __global__ void tx_overflow(const __grid_constant__ TensorMap tm, flo
 
 // 10. The producer forgot arrive.expect_tx altogether: every landing copy
 //     lowers the tx-count, and 2048 copies of 512 bytes (2^20 bytes) take it
-//     below -(2^20-1) (fault at the copy whose landing underflows).
+//     below -(2^20-1) (with --check=none: fault at the copy whose landing
+//     underflows).  The happens-before checker stops earlier, at the second
+//     copy: it writes the tile while the first, never waited for, may too.
 extern "C" __global__ void tx_underflow(const __grid_constant__ TensorMap tm, float *dst, unsigned ntiles)
 {
     __shared__ alignas(128) float tile[128];

@@ -1,0 +1,127 @@
+/* fit.c — derives the special-function unit's correction tables from the
+ * H100's outputs and writes sfu/tables.c.
+ *
+ *   cc -O2 -std=c17 -D_GNU_SOURCE -ffp-contract=off -o fit sfu/gen/fit.c -lm
+ *   ./fit DIR > sfu/tables.c
+ *
+ * DIR is the unpacked result of the probe (.dev/gpu/sfu/job.sh running
+ * probe.cu on an H100; hwdata.h reads it).  The unit's interpolation tables
+ * are not reconstructed bit for bit yet (explore.c and seg.h are the tools
+ * for that).  Meanwhile each core range measured whole (every mantissa of
+ * rcp over [1, 2), rsqrt and sqrt over [1, 4), ex2 over the fraction [0, 1)
+ * for x > 0 and x < 0, lg2 over [0.5, 2)) is
+ * cut into 2^SEG_BITS rows, and row g stores the least-squares line a + b t
+ * (t in [-1/2, 1/2) across the row) through the GPU's output minus the exact
+ * value, in units of the output's last place (lg2: of 2^-24, and before
+ * the H100's truncation toward zero, which sfu.c applies afterwards).
+ * sfu.c rounds exact + a + b t once.  The program prints to stderr, per
+ * table, how many measured outputs the corrected model reproduces. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <math.h>
+#include "hwdata.h"
+
+#define SEG_BITS 10
+
+typedef struct {
+    const char *table, *set;
+    int bits;   /* input bits that vary over the set */
+    int fn;     /* 0 rcp, 1 rsqrt, 2 sqrt, 3 ex2, 4 lg2 (absolute units of 2^-24), 5 tanh
+                 * (lines per row leave 70-90% of tanh over [0.5, 2) unmatched: not used) */
+} spec;
+
+static const spec specs[] = {
+    {"sfu_tab_rcp", "c_rcp.ftz_1_2.u32", 23, 0},
+    {"sfu_tab_rsqrt", "c_rsqrt.ftz_1_4.u32", 24, 1},
+    {"sfu_tab_sqrt", "c_sqrt.ftz_1_4.u32", 24, 2},
+    {"sfu_tab_ex2_pos", "c_ex2.ftz_1_2.u32", 23, 3},
+    {"sfu_tab_ex2_neg", "c_ex2.ftz_m1_m2.u32", 23, 3},
+    {"sfu_tab_lg2", "c_lg2.ftz_05_2.u32", 24, 4},
+};
+
+/* the unit in the last place of f32 value v */
+static double out_ulp(float v)
+{
+    int ex;
+    frexp(v, &ex);
+    return v == 0 ? 0x1p-149 : ldexp(1, (ex - 24 < -149 ? -149 : ex - 24));
+}
+
+/* the exact value and its unit in the last place (f32) */
+static double exact(int fn, double x, double *ulp)
+{
+    double e = fn == 0 ? 1 / x : fn == 1 ? 1 / sqrt(x) : fn == 2 ? sqrt(x) : fn == 3 ? exp2(x) : fn == 4 ? log2(x) : tanh(x);
+    int ex;
+    frexp(e, &ex);
+    *ulp = fn == 4 ? 0x1p-24 : ldexp(1, ex - 24);
+    return e;
+}
+
+/* the row of input x and t in [-1/2, 1/2): by the input's bits for rcp,
+ * rsqrt and sqrt; by the fraction x - floor(x) for ex2 */
+static int row_of(const spec *p, uint32_t base, uint32_t x, double *t)
+{
+    uint64_t d;
+    int bits = p->bits;
+    if (p->fn == 3) {
+        double v = r_u2f(x), f = v - floor(v);
+        d = (uint64_t)(f * 8388608.0);
+        bits = 23;
+    } else
+        d = x - base;
+    int jb = bits - SEG_BITS;
+    *t = (double)(d & ((1u << jb) - 1)) / (double)(1u << jb) - 0.5;
+    return (int)(d >> jb);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) { fprintf(stderr, "usage: fit DIR > sfu/tables.c\n"); return 2; }
+    int nrow = 1 << SEG_BITS;
+    static double out[8][1 << SEG_BITS][2];
+    for (size_t k = 0; k < sizeof specs / sizeof specs[0]; k++) {
+        const spec *p = &specs[k];
+        hwset s;
+        if (hw_load(argv[1], p->set, &s)) return 1;
+        double *n = calloc(nrow, 8), *sr = calloc(nrow, 8), *st = calloc(nrow, 8), *stt = calloc(nrow, 8), *str = calloc(nrow, 8);
+        for (size_t i = 0; i < s.n; i++) {
+            double t, ulp;
+            int g = row_of(p, s.x[0], s.x[i], &t);
+            double e = exact(p->fn, r_u2f(s.x[i]), &ulp), r = ((double)r_u2f(s.y[i]) - e) / ulp;
+            if (p->fn == 4)   /* LG2 truncates toward zero: fit the value before that */
+                r += copysign(0.5 * out_ulp(r_u2f(s.y[i])), e) / ulp;
+            n[g]++; sr[g] += r; st[g] += t; stt[g] += t * t; str[g] += t * r;
+        }
+        size_t bad = 0;
+        for (int g = 0; g < nrow; g++) {
+            double mt = st[g] / n[g], mr = sr[g] / n[g], var = stt[g] - n[g] * mt * mt;
+            double b = var > 0 ? (str[g] - n[g] * mt * mr) / var : 0;
+            out[k][g][0] = (float)(mr - b * mt);
+            out[k][g][1] = (float)b;
+        }
+        for (size_t i = 0; i < s.n; i++) {
+            double t, ulp;
+            int g = row_of(p, s.x[0], s.x[i], &t);
+            double e = exact(p->fn, r_u2f(s.x[i]), &ulp);
+            double v = e + (out[k][g][0] + out[k][g][1] * t) * ulp;
+            float m = (float)v;
+            if (p->fn == 4 && fabs((double)m) > fabs(v))
+                m = nextafterf(m, 0.0f);
+            bad += r_f2u(m) != s.y[i];
+        }
+        fprintf(stderr, "%s: %zu of %zu measured outputs differ (%.2f%%)\n", p->table, bad, s.n, 100.0 * bad / s.n);
+        free(n); free(sr); free(st); free(stt); free(str); free(s.x); free(s.y);
+    }
+    printf("/* tables.c — corrections of the special-function unit's cores.\n"
+           " * GENERATED by sfu/gen/fit.c from H100 outputs (see there); do not edit.\n"
+           " * Row g: {a, b}: the GPU's result is about exact + (a + b t) ulp, t in\n"
+           " * [-1/2, 1/2) across the row. */\n"
+           "#include \"sfu/tables.h\"\n");
+    for (size_t k = 0; k < sizeof specs / sizeof specs[0]; k++) {
+        printf("\n/* from %s */\nconst float %s[SFU_ROWS][2] = {\n", specs[k].set, specs[k].table);
+        for (int g = 0; g < nrow; g++)
+            printf("    {%.9g, %.9g},\n", out[k][g][0], out[k][g][1]);
+        printf("};\n");
+    }
+    return 0;
+}

@@ -1,0 +1,385 @@
+/* sfu.c — special values, argument reductions and the instruction
+ * sequences ptxas builds around MUFU, for every .approx form (sfu.h).
+ *
+ * Forms not reconstructed from the hardware yet compute the exact function
+ * in the host's libm and round once; their comment says so.
+ */
+#include <math.h>
+#include <string.h>
+#include "sfu/sfu.h"
+#include "sfu/tables.h"
+
+#define QNAN32 0x7fffffffu   /* the canonical NaN every f32 MUFU result uses */
+
+static inline float u2f(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
+static inline uint32_t f2u(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+static inline double u2d(uint64_t u) { double d; memcpy(&d, &u, 8); return d; }
+static inline uint64_t d2u(double d) { uint64_t u; memcpy(&u, &d, 8); return u; }
+static inline bool is_sub32(uint32_t x) { return (x & 0x7f800000u) == 0 && (x & 0x7fffffu); }
+static inline uint32_t flush32(uint32_t x) { return is_sub32(x) ? x & 0x80000000u : x; }
+static inline uint32_t out32(float r, bool ftz)
+{
+    if (isnan(r))
+        return QNAN32;
+    uint32_t u = f2u(r);
+    return ftz ? flush32(u) : u;
+}
+
+/* ---- the unit's cores (MUFU.RCP, .RSQ, .SQRT, .EX2, .LG2, .SIN, .COS, .TANH)
+ *
+ * Every core but TANH reads a subnormal input as zero, and every core
+ * writes a subnormal result as zero of its sign (the unit is flush-to-zero;
+ * the instruction sequences below rescale around it); every NaN it writes
+ * is 0x7fffffff.  The H100's interpolation tables are not reconstructed bit
+ * for bit yet.  RCP, RSQ, SQRT, EX2 and LG2 are the exact value plus a
+ * measured correction (tables.c: a line per 1/1024 of the input range,
+ * fitted to the GPU's outputs), rounded once; SIN, COS and TANH are the
+ * exact value rounded once.  README, "Known differences from the H100", has the rates. */
+
+enum { C_RCP, C_RSQ, C_SQRT, C_EX2, C_LG2, C_SIN, C_COS, C_TANH };
+
+/* the unit reads the argument of EX2 (and of SIN/COS, in revolutions) as a
+ * fixed-point number: bits below 2^-23 (2^-25) are dropped, toward zero
+ * (H100: ex2 of x and of x + 2^-24 agree for every x in [0.5, 1); ex2 of
+ * |x| < 2^-23 is exactly 1; sin of revolutions below 2^-25 is 0) */
+static inline double fixed23(double a) { return fabs(a) >= 0x1p52 ? a : trunc(a * 0x1p23) * 0x1p-23; }
+static inline double fixed25(double a) { return fabs(a) >= 0x1p52 ? a : trunc(a * 0x1p25) * 0x1p-25; }
+
+/* exact value e plus the correction of row (d >> jb) in units of ulp,
+ * rounded once to f32; sc = 2^-jb */
+static inline float corrected(double e, double ulp, const float (*tab)[2], uint32_t d, int jb, double sc)
+{
+    const float *row = tab[d >> jb];
+    double t = (double)(d & ((1u << jb) - 1)) * sc - 0.5;
+    return (float)(e + (row[0] + row[1] * t) * ulp);
+}
+
+/* a result r (a normal f32) times 2^n, written by the flush-to-zero unit */
+static inline uint32_t scale_ftz(float r, int n)
+{
+    uint32_t u = f2u(r);
+    int ef = (int)((u >> 23) & 0xff) + n;
+    if (ef <= 0)
+        return u & 0x80000000u;
+    if (ef >= 255)
+        return (u & 0x80000000u) | 0x7f800000u;
+    return u + (uint32_t)((int32_t)n * (1 << 23));
+}
+
+static uint32_t core_rcp(uint32_t x)
+{
+    uint32_t m = x & 0x7fffffu;
+    int ex = (int)((x >> 23) & 0xff) - 127;
+    float r = m ? corrected(1.0 / (1.0 + m * 0x1p-23), 0x1p-24, sfu_tab_rcp, m, 13, 0x1p-13)
+                : 1.0f;   /* powers of two are exact */
+    return scale_ftz(r, -ex) | (x & 0x80000000u);
+}
+
+/* x > 0 normal: x = xr 4^k with xr in [1, 4); d = the bits of xr over 1 */
+static uint32_t core_rsq_sqrt(uint32_t x, bool rsq)
+{
+    int ex = (int)((x >> 23) & 0xff) - 127, k = ex >> 1;   /* floor(ex / 2) */
+    uint32_t d = ((uint32_t)(ex - 2 * k) << 23) | (x & 0x7fffffu);
+    double xr = u2f(0x3f800000u + d);
+    if (!d)
+        return scale_ftz(1.0f, rsq ? -k : k);   /* powers of four are exact */
+    float r = rsq ? corrected(1.0 / sqrt(xr), 0x1p-24, sfu_tab_rsqrt, d, 14, 0x1p-14)
+                  : corrected(sqrt(xr), 0x1p-23, sfu_tab_sqrt, d, 14, 0x1p-14);
+    return scale_ftz(r, rsq ? -k : k);
+}
+
+static uint32_t core_ex2(uint32_t x)
+{
+    double a = fixed23(u2f(x));
+    if (!(fabs(a) < 256.0))
+        return out32((float)exp2(a), true);   /* Inf, 0, and beyond the range */
+    double n = floor(a), f = a - n;
+    uint32_t d = (uint32_t)(f * 0x1p23);
+    float r = !d ? 1.0f   /* integers are exact */
+              : corrected(exp2(f), 0x1p-23, a < 0 ? sfu_tab_ex2_neg : sfu_tab_ex2_pos, d, 13, 0x1p-13);
+    return scale_ftz(r, (int)n);
+}
+
+/* x > 0 normal: log2 x plus the correction (in units of 2^-24) measured
+ * over [1, 2) for x >= 1 and over [0.5, 1) for x < 1 */
+static uint32_t core_lg2(uint32_t x)
+{
+    uint32_t d = (x & 0x7fffffu) | (x >= 0x3f800000u ? 0x800000u : 0);
+    if (x == 0x3f800000u)
+        return 0;
+    const float *row = sfu_tab_lg2[d >> 14];
+    double t = (double)(d & 0x3fff) * 0x1p-14 - 0.5;
+    double v = log2((double)u2f(x)) + (row[0] + row[1] * t) * 0x1p-24;
+    uint32_t r = f2u((float)v);
+    /* the H100 rounds toward zero (a fixed-point sum of exponent and
+     * logarithm, truncated to the f32 result; fit.c fits the table so) */
+    if (fabs((double)u2f(r)) > fabs(v))
+        r--;
+    return flush32(r);
+}
+
+static uint32_t core(int fn, uint32_t x)
+{
+    if (fn != C_TANH)   /* MUFU.TANH keeps subnormals: tanh(x) = x there */
+        x = flush32(x);
+    if ((x & 0x7fffffffu) > 0x7f800000u)
+        return QNAN32;
+    bool finite = (x & 0x7f800000u) != 0x7f800000u, zero = !(x & 0x7fffffffu), neg = x >> 31;
+    double a = u2f(x), r;
+    switch (fn) {
+    case C_RCP:
+        if (finite && !zero)
+            return core_rcp(x);
+        r = 1.0 / a;
+        break;
+    case C_RSQ:
+        if (finite && !zero && !neg)
+            return core_rsq_sqrt(x, true);
+        r = 1.0 / sqrt(a);
+        break;
+    case C_SQRT:
+        if (finite && !zero && !neg)
+            return core_rsq_sqrt(x, false);
+        r = sqrt(a);
+        break;
+    case C_EX2: return core_ex2(x);
+    case C_LG2:
+        if (finite && !zero && !neg)
+            return core_lg2(x);
+        r = log2(a);
+        break;
+    /* the argument is already in revolutions (the FMUL.RZ by 1/(2 pi) before) */
+    case C_SIN: case C_COS: {
+        if (isinf(a))
+            return QNAN32;
+        double q = fixed25(a), f = copysign(q - trunc(q), q) * 6.283185307179586476925;   /* fmod(q, 1), exactly */
+        r = fn == C_SIN ? sin(f) : cos(f);
+        break;
+    }
+    default: return f2u((float)tanh(a));
+    }
+    return out32((float)r, true);
+}
+
+/* ---- the instruction sequences ptxas builds around the cores (SASS, sm_90a) */
+
+static inline float f32mul(float a, float b) { return a * b; }   /* FMUL: round to nearest, subnormals kept */
+static inline float f32mul_ftz(float a, float b)
+{
+    return u2f(flush32(f2u(u2f(flush32(f2u(a))) * u2f(flush32(f2u(b))))));
+}
+/* |x| < 2^-126 (where FSETP.GEU |x|, 2^-126 fails; not for NaN) */
+static inline bool tiny(uint32_t x) { return (x & 0x7fffffffu) < 0x00800000u; }
+/* |x| > 2^126 (FSETP.GT; not for NaN) */
+static inline bool huge(uint32_t x) { return (x & 0x7fffffffu) > 0x7e800000u && (x & 0x7fffffffu) <= 0x7f800000u; }
+
+/* rcp.approx.f32: s = 2^24 for |x| < 2^-126, 1/4 for |x| > 2^126, else 1;
+ * d = s * MUFU.RCP(x * s), so subnormal inputs and results survive */
+uint32_t sfu_rcp(uint32_t x, bool ftz)
+{
+    if (ftz)
+        return core(C_RCP, x);
+    float s = huge(x) ? 0.25f : tiny(x) ? 0x1p24f : 1.0f;
+    return out32(f32mul(s, u2f(core(C_RCP, f2u(f32mul(u2f(x), s))))), false);
+}
+
+/* rsqrt / sqrt .approx.f32: |x| < 2^-126 is scaled by 2^24 and the result
+ * by 2^12 / 2^-12 */
+uint32_t sfu_rsqrt(uint32_t x, bool ftz)
+{
+    if (ftz || !tiny(x))
+        return core(C_RSQ, x);
+    return out32(f32mul(u2f(core(C_RSQ, f2u(f32mul(u2f(x), 0x1p24f)))), 4096.0f), false);
+}
+
+uint32_t sfu_sqrt(uint32_t x, bool ftz)
+{
+    if (ftz || !tiny(x))
+        return core(C_SQRT, x);
+    return out32(f32mul(u2f(core(C_SQRT, f2u(f32mul(u2f(x), 0x1p24f)))), 0x1p-12f), false);
+}
+
+/* ex2.approx.f32: below -126 the core gets x/2 and the result is squared
+ * (FMUL), which reaches the subnormal results */
+uint32_t sfu_ex2(uint32_t x, bool ftz)
+{
+    if (ftz || !(u2f(x) < -126.0f))
+        return core(C_EX2, x);
+    float r = u2f(core(C_EX2, f2u(f32mul(u2f(x), 0.5f))));
+    return out32(f32mul(r, r), false);
+}
+
+/* lg2.approx.f32: |x| < 2^-126 is scaled by 2^24 and 24 subtracted (FADD) */
+uint32_t sfu_lg2(uint32_t x, bool ftz)
+{
+    if (ftz || !tiny(x))
+        return core(C_LG2, x);
+    return out32(u2f(core(C_LG2, f2u(f32mul(u2f(x), 0x1p24f)))) - 24.0f, false);
+}
+
+/* sin/cos.approx(.ftz).f32: FMUL.RZ by (float)(1/(2 pi)), then the core
+ * (the same code with and without .ftz: the core flushes) */
+static uint32_t mul_rz_inv2pi(uint32_t x)
+{
+    double p = (double)u2f(x) * (double)u2f(0x3e22f983u);   /* exact: 24 x 24 bits */
+    float f = (float)p;
+    if (fabs((double)f) > fabs(p))
+        f = nextafterf(f, 0.0f);
+    return f2u(f);
+}
+uint32_t sfu_sin(uint32_t x, bool ftz) { (void)ftz; return core(C_SIN, mul_rz_inv2pi(x)); }
+uint32_t sfu_cos(uint32_t x, bool ftz) { (void)ftz; return core(C_COS, mul_rz_inv2pi(x)); }
+uint32_t sfu_tanh(uint32_t x) { return core(C_TANH, x); }
+
+/* div.approx.f32: |b| < 2^-126 scales a and b by 2^24; d = MUFU.RCP(b) * a.
+ * div.approx.ftz.f32: d = FMUL.FTZ(a, MUFU.RCP(b)), no scaling, so a
+ * divisor above 2^126 gives a zero reciprocal.
+ * div.full.f32: |b| > 2^126 scales both by 1/4, |b| < 2^-126 by 2^24
+ * (.ftz: only the first, with FMUL.FTZ); d = MUFU.RCP(b) * a. */
+uint32_t sfu_div_approx(uint32_t ua, uint32_t ub, bool ftz)
+{
+    float a = u2f(ua), b = u2f(ub);
+    if (ftz)
+        return out32(f32mul_ftz(u2f(core(C_RCP, ub)), a), true);
+    if (tiny(ub)) {
+        a = f32mul(a, 0x1p24f);
+        b = f32mul(b, 0x1p24f);
+    }
+    return out32(f32mul(u2f(core(C_RCP, f2u(b))), a), false);
+}
+
+uint32_t sfu_div_full(uint32_t ua, uint32_t ub, bool ftz)
+{
+    float a = u2f(ua), b = u2f(ub);
+    if (ftz) {
+        if (huge(ub)) {
+            a = f32mul_ftz(a, 0.25f);
+            b = f32mul_ftz(b, 0.25f);
+        }
+        return out32(f32mul_ftz(u2f(core(C_RCP, f2u(b))), a), true);
+    }
+    if (huge(ub)) {
+        a = f32mul(a, 0.25f);
+        b = f32mul(b, 0.25f);
+    }
+    if (tiny(f2u(b))) {
+        a = f32mul(a, 0x1p24f);
+        b = f32mul(b, 0x1p24f);
+    }
+    return out32(f32mul(u2f(core(C_RCP, f2u(b))), a), false);
+}
+
+/* ---- 16-bit forms --------------------------------------------------------
+ * MUFU.EX2.F16 / .BF16 and MUFU.TANH.F16 / .BF16 (one instruction each; the
+ * x2 forms apply it to each half): the f32 core on the widened input, its
+ * result truncated (round toward zero) to the 16-bit format, except that an
+ * f16 result of 2^16 or more is Inf.  NaN gives 0x7fff.  (All 2^16 inputs
+ * of each form measured on an H100: truncation of the f32 core's bits is
+ * exact wherever the f32 core was measured too.) */
+
+static uint32_t f16_to_f32(uint16_t h)
+{
+    uint32_t s = (uint32_t)(h & 0x8000) << 16, e = (h >> 10) & 0x1f, m = h & 0x3ff;
+    if (e == 31)
+        return s | 0x7f800000u | (m << 13);
+    if (e)
+        return s | ((e + 112) << 23) | (m << 13);
+    if (!m)
+        return s;
+    return s | f2u((float)m * 0x1p-24f);
+}
+
+static uint16_t f32_to_f16_rz(uint32_t u)
+{
+    if ((u & 0x7fffffffu) > 0x7f800000u)
+        return 0x7fff;
+    uint16_t s = (u >> 16) & 0x8000;
+    uint32_t a = u & 0x7fffffffu;
+    if (a >= 0x47800000u)                 /* 2^16 and above, Inf included */
+        return s | 0x7c00;
+    if (a < 0x38800000u)                  /* below 2^-14: multiples of 2^-24 */
+        return s | (uint16_t)(u2f(a) * 0x1p24f);
+    return s | (uint16_t)((((a >> 23) - 112) << 10) | ((a >> 13) & 0x3ff));
+}
+
+static uint16_t f32_to_bf16_rz(uint32_t u)
+{
+    if ((u & 0x7fffffffu) > 0x7f800000u)
+        return 0x7fff;
+    return (uint16_t)(u >> 16);
+}
+
+uint16_t sfu_ex2_f16(uint16_t x) { return f32_to_f16_rz(core(C_EX2, f16_to_f32(x))); }
+uint16_t sfu_tanh_f16(uint16_t x) { return f32_to_f16_rz(core(C_TANH, f16_to_f32(x))); }
+uint16_t sfu_ex2_bf16(uint16_t x) { return f32_to_bf16_rz(core(C_EX2, (uint32_t)x << 16)); }
+uint16_t sfu_tanh_bf16(uint16_t x) { return f32_to_bf16_rz(core(C_TANH, (uint32_t)x << 16)); }
+
+/* ---- f64 ----------------------------------------------------------------- */
+
+/* rcp.approx.ftz.f64 and rsqrt.approx.ftz.f64 are one MUFU.RCP64H /
+ * MUFU.RSQ64H: they read only the high word of a (sign, exponent and 20
+ * mantissa bits), flush subnormals, and write only the high word of the
+ * result (the low word is 0).  A NaN anywhere, also from a negative rsqrt,
+ * gives 0x7fffffff00000000.  The high word is the f32 core's result on the
+ * same mantissa, truncated to 20 bits, with the f64 exponent (H100: over
+ * all 2^21 high words of [1, 4), it differs only where the f32 core does). */
+static uint64_t f64_hi_approx(bool rcp, uint64_t ua)
+{
+    uint64_t h = ua & 0xffffffff00000000ull;
+    if ((h & 0x7fffffffffffffffull) > 0x7ff0000000000000ull)
+        return 0x7fffffff00000000ull;
+    int ef = (int)((h >> 52) & 0x7ff);
+    if (ef > 0 && ef < 0x7ff && (rcp || !(h >> 63))) {
+        int ex = ef - 1023, k = ex >> 1;
+        uint32_t m20 = (uint32_t)((h >> 29) & 0x7fffffu);   /* the 20 bits, as f32 mantissa bits */
+        double r;
+        if (rcp)
+            r = ldexp((double)u2f(core_rcp(0x3f800000u | m20)), -ex);
+        else
+            r = ldexp((double)u2f(core_rsq_sqrt(((uint32_t)(127 + ex - 2 * k) << 23) | m20, true)), -k);
+        if (fpclassify(r) == FP_SUBNORMAL)
+            r = 0.0;
+        return (d2u(r) & 0x7fffffff00000000ull) | (h & 0x8000000000000000ull);
+    }
+    double v = u2d(h);
+    if (fpclassify(v) == FP_SUBNORMAL)
+        v = copysign(0.0, v);
+    double r = rcp ? 1.0 / v : 1.0 / sqrt(v);
+    if (isnan(r))
+        return 0x7fffffff00000000ull;
+    return d2u(r) & 0xffffffff00000000ull;
+}
+
+uint64_t sfu_rcp_f64(uint64_t x) { return f64_hi_approx(true, x); }
+
+/* rsqrt.approx.f64 (SASS, sm_90a): y0 = MUFU.RSQ64H of the high word, then
+ *   e = fma(x, -(y0 y0), 1), y = fma(fma(e, 3/8, 1/2), y0 e, y0);
+ * zero, subnormal, negative, Inf and NaN take a slower path: +-0 -> +-Inf,
+ * NaN -> x + x, negative -> 0xfff8000000000000, +Inf -> 0, subnormal x ->
+ * the same steps on x 2^54, times 2^27. */
+static double rsqrt_f64_steps(double x, uint64_t ux)
+{
+    double y0 = u2d(f64_hi_approx(false, ux));
+    double e = fma(x, -(y0 * y0), 1.0);
+    return fma(fma(e, 0.375, 0.5), y0 * e, y0);
+}
+
+uint64_t sfu_rsqrt_f64(uint64_t x, bool ftz)
+{
+    if (ftz)
+        return f64_hi_approx(false, x);
+    uint32_t hi = (uint32_t)(x >> 32);
+    double a = u2d(x);
+    if (hi - 0x00100000u < 0x7fe00000u)
+        return d2u(rsqrt_f64_steps(a, x));
+    if (a == 0)
+        return (x & 0x8000000000000000ull) | 0x7ff0000000000000ull;
+    if (isnan(a))
+        return x | 0x0008000000000000ull;
+    if (x >> 63)
+        return 0xfff8000000000000ull;
+    if (isinf(a))
+        return 0;
+    double s = a * 0x1p54;
+    return d2u(rsqrt_f64_steps(s, d2u(s)) * 0x1p27);
+}

@@ -1,0 +1,389 @@
+/* test_check.c — the happens-before checker (check/, fed by interp/hooks.c)
+ * and the byte accounting it relies on, on small hand-written kernels:
+ *   - an expect_tx that brings the tx-count back to zero with no arrival
+ *     pending completes the phase;
+ *   - a copy bringing more bytes than the phase still expects completes the
+ *     phase in the middle of the copy, the rest counts into the next phase,
+ *     and reading the unfinished bytes is a race naming the expect_tx;
+ *   - one mbarrier.arrive executed by more lanes than the phase has
+ *     pending faults at the arrive, naming the lane that overflows it;
+ *   - plain shared-memory races between warps (and none across bar.sync),
+ *     the same value written twice is benign;
+ *   - a TMA-store-style bulk store from shared memory written with no
+ *     fence.proxy.async, and a thread exiting with its store unread;
+ *   - --check=none (interp_launch.no_check) turns all of it off. */
+#include "tests/unit/interp_harness.h"
+
+/* tensormap.cp_fenceproxy needs PTX ISA 8.3 */
+#undef TH_HEADER
+#define TH_HEADER ".version 8.3\n.target sm_90a\n.address_size 64\n"
+
+#define K(name, params, regs, body) TH_HEADER ".visible .entry " name "(.param .u64 out" params ")\n{\n" \
+    "  .reg .pred %p<8>;\n  .reg .b32 %r<40>;\n  .reg .b64 %rd<20>;\n  .reg .b64 %st<8>;\n" regs \
+    "  ld.param.u64 %rd1, [out];\n  mov.u32 %r1, %tid.x;\n  mul.wide.u32 %rd2, %r1, 4;\n" \
+    "  add.s64 %rd3, %rd1, %rd2;\n" body "}\n"
+#define BAR "  .shared .align 8 .b64 bar;\n"
+
+/* complete_tx before the expect_tx: the phase waits with tx -16; the
+ * expect_tx of 16 brings it to zero and completes it */
+static const char *tx_zero = K("k", "", BAR,
+"  mov.u32 %r2, bar;\n"
+"  mbarrier.init.shared::cta.b64 [%r2], 1;\n"
+"  mbarrier.complete_tx.shared::cta.b64 [%r2], 16;\n"
+"  mbarrier.arrive.shared::cta.b64 %st1, [%r2];\n"
+"  mbarrier.test_wait.parity.shared::cta.b64 %p1, [%r2], 0;\n"
+"  selp.u32 %r3, 1, 0, %p1;\n"
+"  st.global.u32 [%rd1], %r3;\n"
+"  mbarrier.expect_tx.shared::cta.b64 [%r2], 16;\n"
+"  mbarrier.test_wait.parity.shared::cta.b64 %p1, [%r2], 0;\n"
+"  selp.u32 %r3, 1, 0, %p1;\n"
+"  st.global.u32 [%rd1+4], %r3;\n"
+"  ret;\n");
+
+/* a 64-byte bulk copy on a phase that announced 32: the phase completes
+ * with the first 32; the other 32 count into phase 1 (tx -32), which the
+ * next arrive.expect_tx of 32 completes at once.  With `rd` set, the
+ * thread reads the tile after its wait: a race on the unfinished half. */
+static const char *tx_short = K("k", ", .param .u32 rd", BAR "  .shared .align 128 .b8 buf[128];\n",
+"  ld.param.u32 %r9, [rd];\n"
+"  mov.u32 %r2, bar;\n"
+"  mov.u32 %r4, buf;\n"
+"  mbarrier.init.shared::cta.b64 [%r2], 1;\n"
+"  mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r2], 32;\n"
+"  add.s64 %rd4, %rd1, 1024;\n"
+"  cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r4], [%rd4], 64, [%r2];\n"
+"W0:\n"
+"  mbarrier.try_wait.parity.shared::cta.b64 %p1, [%r2], 0;\n"
+"  @!%p1 bra W0;\n"
+"  setp.ne.u32 %p2, %r9, 0;\n"
+"  @%p2 ld.shared.u32 %r5, [%r4+48];\n"
+"  mbarrier.test_wait.parity.shared::cta.b64 %p1, [%r2], 1;\n"
+"  selp.u32 %r3, 1, 0, %p1;\n"
+"  st.global.u32 [%rd1], %r3;\n"
+"  mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r2], 32;\n"
+"  mbarrier.test_wait.parity.shared::cta.b64 %p1, [%r2], 1;\n"
+"  selp.u32 %r3, 1, 0, %p1;\n"
+"  st.global.u32 [%rd1+4], %r3;\n"
+"  ret;\n");
+
+/* 32 lanes execute one arrive on a barrier of count 4 */
+static const char *arrive_over = K("k", "", BAR,
+"  mov.u32 %r2, bar;\n"
+"  setp.ne.u32 %p1, %r1, 0;\n"
+"  @%p1 bra S;\n"
+"  mbarrier.init.shared::cta.b64 [%r2], 4;\n"
+"S:\n"
+"  bar.sync 0;\n"
+"  mbarrier.arrive.shared::cta.b64 %st1, [%r2];\n"
+"  ret;\n");
+
+/* warp 1 reads what warp 0 wrote; `sync` puts a bar.sync between them;
+ * `same` makes warp 1 write the value warp 0 wrote (benign) instead */
+static const char *plain = K("k", ", .param .u32 sync, .param .u32 same", "  .shared .align 4 .b32 s[64];\n",
+"  ld.param.u32 %r9, [sync];\n"
+"  ld.param.u32 %r10, [same];\n"
+"  mov.u32 %r2, s;\n"
+"  and.b32 %r3, %r1, 31;\n"
+"  shl.b32 %r3, %r3, 2;\n"
+"  add.s32 %r4, %r2, %r3;\n"
+"  setp.ge.u32 %p1, %r1, 32;\n"
+"  @%p1 bra W1;\n"
+"  st.shared.u32 [%r4], 7;\n"
+"W1:\n"
+"  setp.ne.u32 %p2, %r9, 0;\n"
+"  @%p2 bar.sync 0;\n"
+"  @!%p1 bra DONE;\n"
+"  setp.ne.u32 %p3, %r10, 0;\n"
+"  @%p3 st.shared.u32 [%r4], 7;\n"
+"  @!%p3 ld.shared.u32 %r5, [%r4];\n"
+"DONE:\n"
+"  ret;\n");
+
+/* a bulk store of a tile the thread wrote: `fence` puts fence.proxy.async
+ * between; `wait` waits for the store's read before the thread exits */
+static const char *store = K("k", ", .param .u32 fence, .param .u32 wait", "  .shared .align 128 .b8 t[64];\n",
+"  ld.param.u32 %r9, [fence];\n"
+"  ld.param.u32 %r10, [wait];\n"
+"  mov.u32 %r2, t;\n"
+"  st.shared.v4.u32 [%r2], {%r1, %r1, %r1, %r1};\n"
+"  setp.ne.u32 %p1, %r9, 0;\n"
+"  @%p1 fence.proxy.async.shared::cta;\n"
+"  add.s64 %rd4, %rd1, 256;\n"
+"  cp.async.bulk.global.shared::cta.bulk_group [%rd4], [%r2], 16;\n"
+"  cp.async.bulk.commit_group;\n"
+"  setp.ne.u32 %p2, %r10, 0;\n"
+"  @%p2 cp.async.bulk.wait_group.read 0;\n"
+"  ret;\n");
+
+/* the copy completes on bar2, the thread waits on bar: a deadlock whose
+ * report shows where the bytes went */
+static const char *other_bar = K("k", "", BAR "  .shared .align 8 .b64 bar2;\n  .shared .align 128 .b8 buf[128];\n",
+"  mov.u32 %r2, bar;\n"
+"  mov.u32 %r3, bar2;\n"
+"  mov.u32 %r4, buf;\n"
+"  mbarrier.init.shared::cta.b64 [%r2], 1;\n"
+"  mbarrier.init.shared::cta.b64 [%r3], 1;\n"
+"  mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r2], 64;\n"
+"  add.s64 %rd4, %rd1, 1024;\n"
+"  cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r4], [%rd4], 64, [%r3];\n"
+"W0:\n"
+"  mbarrier.try_wait.parity.shared::cta.b64 %p1, [%r2], 0;\n"
+"  @!%p1 bra W0;\n"
+"  ret;\n");
+
+/* warp 0 waits at a named barrier for 64 threads; warp 1 never comes */
+static const char *bar_dead = K("k", "", "",
+"  setp.ge.u32 %p1, %r1, 32;\n"
+"  @%p1 bra OUT;\n"
+"  bar.sync 1, 64;\n"
+"  st.global.u32 [%rd3], 1;\n"
+"OUT:\n"
+"  ret;\n");
+
+/* warp 0 fills s[] with cp.async and arrives (cp.async.mbarrier.arrive
+ * .noinc) on a barrier of 32; warp 1 waits on it (if `wait`) and reads */
+static const char *cpasync = K("k", ", .param .u32 wait", BAR "  .shared .align 16 .b8 s[512];\n",
+"  ld.param.u32 %r9, [wait];\n"
+"  mov.u32 %r2, bar;\n"
+"  mov.u32 %r4, s;\n"
+"  setp.ne.u32 %p1, %r1, 0;\n"
+"  @%p1 bra S;\n"
+"  mbarrier.init.shared::cta.b64 [%r2], 32;\n"
+"S:\n"
+"  bar.sync 0;\n"
+"  and.b32 %r5, %r1, 31;\n"
+"  shl.b32 %r5, %r5, 4;\n"
+"  add.s32 %r6, %r4, %r5;\n"
+"  setp.ge.u32 %p2, %r1, 32;\n"
+"  @%p2 bra CONS;\n"
+"  cvt.u64.u32 %rd5, %r5;\n"
+"  add.s64 %rd6, %rd1, %rd5;\n"
+"  cp.async.cg.shared.global [%r6], [%rd6], 16;\n"
+"  cp.async.mbarrier.arrive.noinc.shared.b64 [%r2];\n"
+"  bra DONE;\n"
+"CONS:\n"
+"  setp.eq.u32 %p3, %r9, 0;\n"
+"  @%p3 bra READ;\n"
+"W:\n"
+"  mbarrier.try_wait.parity.shared::cta.b64 %p4, [%r2], 0;\n"
+"  @!%p4 bra W;\n"
+"READ:\n"
+"  ld.shared.u32 %r7, [%r6];\n"
+"DONE:\n"
+"  ret;\n");
+
+/* a 256-byte bulk copy of nonzero words, waited for; the last word is
+ * stored to out[0] */
+static const char *pieces = K("k", "", BAR "  .shared .align 128 .b8 buf[256];\n",
+"  mov.u32 %r2, bar;\n"
+"  mov.u32 %r4, buf;\n"
+"  add.s64 %rd4, %rd1, 1024;\n"
+"  mov.u32 %r3, 0;\n"
+"FILL:\n"
+"  cvt.u64.u32 %rd5, %r3;\n"
+"  add.s64 %rd6, %rd4, %rd5;\n"
+"  st.global.u32 [%rd6], %r3;\n"
+"  add.u32 %r3, %r3, 4;\n"
+"  setp.lt.u32 %p1, %r3, 256;\n"
+"  @%p1 bra FILL;\n"
+"  mbarrier.init.shared::cta.b64 [%r2], 1;\n"
+"  mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r2], 256;\n"
+"  cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r4], [%rd4], 256, [%r2];\n"
+"W:\n"
+"  mbarrier.try_wait.parity.shared::cta.b64 %p5, [%r2], 0;\n"
+"  @!%p5 bra W;\n"
+"  ld.shared.u32 %r6, [%r4+252];\n"
+"  st.global.u32 [%rd1], %r6;\n"
+"  ret;\n");
+
+/* tensormap.cp_fenceproxy (.sync.aligned) by lane 0 alone, or by the
+ * whole warp (`all`) */
+static const char *cpfp = K("k", ", .param .u32 all", "  .shared .align 128 .b8 sm[128];\n",
+"  ld.param.u32 %r9, [all];\n"
+"  add.s64 %rd4, %rd1, 1024;\n"
+"  setp.eq.u32 %p1, %r9, 0;\n"
+"  setp.ne.u32 %p2, %r1, 0;\n"
+"  and.pred %p3, %p1, %p2;\n"
+"  @%p3 bra DONE;\n"
+"  tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [%rd4], [sm], 128;\n"
+"DONE:\n"
+"  ret;\n");
+
+static int run_nc(th_run *r, const char *src, uint32_t block, interp_policy pol, const uint64_t *extra,
+                  int nextra, bool no_check)
+{
+    /* th_run_k without the checker: the same launch, no_check set */
+    const ir_function *fn = th_prepare(r, src, "k", 1 << 16);
+    if (!fn)
+        return -1;
+    if (!no_check)
+        return th_launch(r, fn, 1, block, 1, 0, 1, pol, extra, nextra, 50000000);
+    uint8_t params[256];
+    memset(params, 0, sizeof params);
+    for (uint32_t i = 0; i < fn->nparams && i < 16; i++) {
+        const ir_symbol *s = &r->mod->syms[fn->params[i]];
+        uint64_t v = i == 0 ? r->out : (int)i - 1 < nextra ? extra[i - 1] : 0;
+        memcpy(params + s->param_offset, &v, s->size < 8 ? s->size : 8);
+    }
+    interp_launch l;
+    memset(&l, 0, sizeof l);
+    l.mod = r->mod;
+    l.entry = fn;
+    l.grid[0] = l.grid[1] = l.grid[2] = 1;
+    l.block[0] = block; l.block[1] = 1; l.block[2] = 1;
+    l.cluster[0] = l.cluster[1] = l.cluster[2] = 1;
+    l.params = params;
+    l.params_size = fn->param_bytes;
+    l.gmem = r->g;
+    l.policy = pol;
+    l.no_check = true;
+    return interp_run(&l, &r->res);
+}
+
+int main(void)
+{
+    th_run r;
+    char n[160];
+    static const interp_policy pols[3] = { INTERP_COMPLETE_DEFERRED, INTERP_COMPLETE_EAGER, INTERP_COMPLETE_RANDOM };
+    static const char *const pn[3] = { "deferred", "eager", "random" };
+
+    th_run_k(&r, tx_zero, "k", 1, 1, 1, 0, 1, INTERP_COMPLETE_DEFERRED, NULL, 0);
+    CHECK_OK("complete_tx before expect_tx runs", &r);
+    CHECK_EQ_U64("tx -16 with every arrival made: the phase waits", th_u32(&r, 0), 0);
+    CHECK_EQ_U64("the expect_tx that brings tx to zero completes it", th_u32(&r, 1), 1);
+    th_free(&r);
+
+    for (int p = 0; p < 3; p++) {
+        uint64_t rd = 0;
+        th_run_k(&r, tx_short, "k", 1, 1, 1, 0, 1, pols[p], &rd, 1);
+        snprintf(n, sizeof n, "a copy bigger than expect_tx runs (%s)", pn[p]);
+        CHECK_OK(n, &r);
+        snprintf(n, sizeof n, "its last 32 bytes count into phase 1, still open (%s)", pn[p]);
+        CHECK_EQ_U64(n, th_u32(&r, 0), 0);
+        snprintf(n, sizeof n, "an expect_tx of those 32 completes phase 1 (%s)", pn[p]);
+        CHECK_EQ_U64(n, th_u32(&r, 1), 1);
+        th_free(&r);
+        rd = 1;
+        th_run_k(&r, tx_short, "k", 1, 1, 1, 0, 1, pols[p], &rd, 1);
+        snprintf(n, sizeof n, "reading the unfinished half after the wait is a race (%s)", pn[p]);
+        CHECK_MSG(n, &r, INTERP_FAULT, "data race [copy-not-waited]: ld.shared.u32 reads 4 byte(s) at shared 0x4b0");
+        snprintf(n, sizeof n, "... naming the expect_tx that announced too few bytes (%s)", pn[p]);
+        CHECK_MSG(n, &r, INTERP_FAULT, "its expect_tx announcing 32 bytes");
+        CHECK_MSG("... at its line", &r, INTERP_FAULT,
+                  "expect_tx: test.ptx:20: mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r2], 32;");
+        th_free(&r);
+    }
+
+    th_run_k(&r, arrive_over, "k", 1, 32, 1, 0, 1, INTERP_COMPLETE_DEFERRED, NULL, 0);
+    CHECK_MSG("32 lanes arriving on a phase of 4 fault", &r, INTERP_FAULT, "more threads arrive");
+    CHECK_MSG("... naming the lane that overflows the phase", &r, INTERP_FAULT, "warp 0 lane 4 ");
+    CHECK_MSG("... at the arrive", &r, INTERP_FAULT, "test.ptx:21: mbarrier.arrive.shared::cta.b64 %st1, [%r2];");
+    th_free(&r);
+
+    for (int p = 0; p < 3; p++) {
+        th_run_k(&r, other_bar, "k", 1, 1, 1, 0, 1, pols[p], NULL, 0);
+        snprintf(n, sizeof n, "a copy to another barrier: the deadlock names the expect_tx (%s)", pn[p]);
+        CHECK_MSG(n, &r, INTERP_DEADLOCK, "expect_tx of 64 bytes at test.ptx:22: mbarrier.arrive.expect_tx");
+        snprintf(n, sizeof n, "... and the barrier the bytes went to (%s)", pn[p]);
+        CHECK_MSG(n, &r, INTERP_DEADLOCK, "not waited on: mbarrier at shared 0x408 (CTA rank 0), count 1: in its "
+                  "current phase (after 0 completion(s)) 0 arrival(s), 0 expect_tx byte(s) announced, 64 byte(s) landed");
+        th_free(&r);
+    }
+
+    th_run_k(&r, bar_dead, "k", 1, 64, 1, 0, 1, INTERP_COMPLETE_DEFERRED, NULL, 0);
+    CHECK_MSG("a warp stuck at bar.sync is reported at the bar.sync itself", &r, INTERP_DEADLOCK,
+              "bar.sync at test.ptx:16: bar.sync 1, 64;\n      barrier 1: 32 of 64 threads arrived");
+    th_free(&r);
+
+    uint64_t wt = 1;
+    th_run_k(&r, cpasync, "k", 1, 64, 1, 0, 1, INTERP_COMPLETE_DEFERRED, &wt, 1);
+    CHECK_OK("cp.async data read after a wait on its cp.async.mbarrier.arrive: no race", &r);
+    th_free(&r);
+    wt = 0;
+    th_run_k(&r, cpasync, "k", 1, 64, 1, 0, 1, INTERP_COMPLETE_DEFERRED, &wt, 1);
+    CHECK_MSG("... and without the wait, a race", &r, INTERP_FAULT, "data race [smem-race]: ");
+    th_free(&r);
+
+    /* --complete=random lands bulk copies in 16-byte pieces (sometimes):
+     * one copy, several landing events */
+    int pieced = 0, whole_ok = 1;
+    for (int seed = 1; seed <= 20; seed++) {
+        const ir_function *fn = th_prepare(&r, pieces, "k", 1 << 16);
+        if (fn) {
+            uint8_t params[8];
+            memcpy(params, &r.out, 8);
+            interp_launch l;
+            memset(&l, 0, sizeof l);
+            l.mod = r.mod;
+            l.entry = fn;
+            l.grid[0] = l.grid[1] = l.grid[2] = 1;
+            l.block[0] = l.block[1] = l.block[2] = 1;
+            l.cluster[0] = l.cluster[1] = l.cluster[2] = 1;
+            l.params = params;
+            l.params_size = fn->param_bytes;
+            l.gmem = r.g;
+            l.policy = INTERP_COMPLETE_RANDOM;
+            l.seed = (uint64_t)seed;
+            interp_ctx *ic = interp_new(&l);
+            interp_event ev;
+            int landings = 0, k;
+            while ((k = interp_step(ic, &ev)) != INTERP_EV_DONE && k != INTERP_EV_ERROR)
+                landings += k == INTERP_EV_LANDED;
+            whole_ok &= k == INTERP_EV_DONE && th_u32(&r, 0) == 252;
+            pieced += landings > 1;
+            interp_free(ic);
+        }
+        th_free(&r);
+    }
+    CHECK("random:1..20: every run ends with the whole copy landed", whole_ok);
+    CHECK("random:1..20: some runs land the copy in several pieces", pieced > 0);
+
+    uint64_t al = 0;
+    th_run_k(&r, cpfp, "k", 1, 32, 1, 0, 1, INTERP_COMPLETE_DEFERRED, &al, 1);
+    CHECK_MSG("tensormap.cp_fenceproxy .sync.aligned by one lane of a warp", &r, INTERP_FAULT,
+              "[aligned-partial-warp]: tensormap.cp_fenceproxy.sync.aligned executed by lanes 0x00000001 of the "
+              "warp while lanes 0xfffffffe");
+    th_free(&r);
+    al = 1;
+    th_run_k(&r, cpfp, "k", 1, 32, 1, 0, 1, INTERP_COMPLETE_DEFERRED, &al, 1);
+    CHECK_OK("... by the whole warp: clean", &r);
+    th_free(&r);
+
+    uint64_t a[2];
+    a[0] = 0; a[1] = 0;
+    th_run_k(&r, plain, "k", 1, 64, 1, 0, 1, INTERP_COMPLETE_DEFERRED, a, 2);
+    CHECK_MSG("a read of another warp's write with no barrier is a race", &r, INTERP_FAULT,
+              "data race [smem-race]: ld.shared.u32 reads shared 0x400 of CTA rank 0, which another warp wrote");
+    CHECK_MSG("... naming the write", &r, INTERP_FAULT, "other side: CTA (0,0,0) warp 0 lane 0 at test.ptx:23:");
+    th_free(&r);
+    a[0] = 1;
+    th_run_k(&r, plain, "k", 1, 64, 1, 0, 1, INTERP_COMPLETE_DEFERRED, a, 2);
+    CHECK_OK("bar.sync between them: no race", &r);
+    th_free(&r);
+    a[0] = 0; a[1] = 1;
+    th_run_k(&r, plain, "k", 1, 64, 1, 0, 1, INTERP_COMPLETE_DEFERRED, a, 2);
+    CHECK_OK("the same value written by two warps is benign", &r);
+    th_free(&r);
+    a[0] = 0; a[1] = 0;
+    run_nc(&r, plain, 64, INTERP_COMPLETE_DEFERRED, a, 2, true);
+    CHECK_OK("--check=none: the race is not looked for", &r);
+    th_free(&r);
+
+    uint64_t fw[2] = { 0, 1 };
+    th_run_k(&r, store, "k", 1, 1, 1, 0, 1, INTERP_COMPLETE_DEFERRED, fw, 2);
+    CHECK_MSG("a bulk store of bytes written with no fence.proxy.async", &r, INTERP_FAULT,
+              "data race [missing-proxy-fence]");
+    th_free(&r);
+    fw[0] = 1; fw[1] = 0;
+    for (int p = 0; p < 3; p++) {
+        th_run_k(&r, store, "k", 1, 1, 1, 0, 1, pols[p], fw, 2);
+        snprintf(n, sizeof n, "exiting with the store's read not waited for (%s)", pn[p]);
+        CHECK_MSG(n, &r, INTERP_FAULT, "[store-pending-at-exit]");
+        th_free(&r);
+    }
+    fw[0] = 1; fw[1] = 1;
+    th_run_k(&r, store, "k", 1, 1, 1, 0, 1, INTERP_COMPLETE_DEFERRED, fw, 2);
+    CHECK_OK("fenced, and waited for: clean", &r);
+    th_free(&r);
+    CHECK_DONE();
+}
