@@ -11,7 +11,8 @@
  *     wait_group), from the state each warp is in after every step; each
  *     slice's "from" argument is the PTX (and CUDA) line it began at;
  *   - thread 0 of each CTA, "async copies / mbarriers": every TMA and bulk
- *     copy as an async slice (ph b/e) from issue to landing, a short
+ *     copy (and every wgmma.mma_async, category "wgmma", from the fourth
+ *     warp's issue to its landing) as an async slice (ph b/e), a short
  *     "landed #N" slice at each landing (a chunk, under --complete=random),
  *     and an instant at each mbarrier phase completion;
  *   - flow arrows (ph s/f) from a landing to the start of the run slice of
@@ -56,6 +57,7 @@ typedef struct top {       /* a copy in flight */
     uint32_t mbar, mask;
     int cta;
     bool seen;
+    bool wgmma;            /* a wgmma.mma_async, not a copy */
 } top;
 
 typedef struct tmbar {
@@ -345,12 +347,17 @@ static void update_ops(launch_trace *t, interp_ctx *c, uint64_t now)
         }
         int pid = in.cta >= 0 && in.cta < t->nctas ? t->ctas[in.cta].pid : 1;
         top *o = &t->ops[t->nops++];
-        *o = (top){in.id, pid, in.has_mbar, in.mbar, in.cta_mask, in.cta, true};
+        *o = (top){in.id, pid, in.has_mbar, in.mbar, in.cta_mask, in.cta, true, false};
         char w[600];
         where_json(t, in.func, in.pc, c, w, sizeof w);
-        emit(t, "{\"ph\": \"b\", \"cat\": \"copy\", \"id\": %d, \"pid\": %d, \"tid\": 0, \"ts\": %" PRIu64
-             ", \"name\": \"%s #%d\", \"args\": {\"bytes\": %u, \"issued by\": \"warp %d lane %d\", \"at\": \"%s\"%s}}",
-             in.id, pid, now, in.kind, in.id, in.bytes, in.warp, in.lane, w,
+        /* the kind without the debugger's hint ("wgmma.mma_async (info wgmma)") */
+        int kl = (int)strcspn(in.kind, "(");
+        while (kl > 0 && in.kind[kl - 1] == ' ')
+            kl--;
+        o->wgmma = !strncmp(in.kind, "wgmma", 5);
+        emit(t, "{\"ph\": \"b\", \"cat\": \"%s\", \"id\": %d, \"pid\": %d, \"tid\": 0, \"ts\": %" PRIu64
+             ", \"name\": \"%.*s #%d\", \"args\": {\"bytes\": %u, \"issued by\": \"warp %d lane %d\", \"at\": \"%s\"%s}}",
+             o->wgmma ? "wgmma" : "copy", in.id, pid, now, kl, in.kind, in.id, in.bytes, in.warp, in.lane, w,
              in.has_mbar ? ", \"completes on\": \"mbarrier\"" : "");
         if (in.has_mbar) {   /* the destination CTAs' mbarriers at that offset */
             for (int r = 0; r < t->nctas; r++)
@@ -363,8 +370,8 @@ static void update_ops(launch_trace *t, interp_ctx *c, uint64_t now)
             k++;
             continue;
         }
-        emit(t, "{\"ph\": \"e\", \"cat\": \"copy\", \"id\": %d, \"pid\": %d, \"tid\": 0, \"ts\": %" PRIu64 "}",
-             t->ops[k].id, t->ops[k].pid, now);
+        emit(t, "{\"ph\": \"e\", \"cat\": \"%s\", \"id\": %d, \"pid\": %d, \"tid\": 0, \"ts\": %" PRIu64 "}",
+             t->ops[k].wgmma ? "wgmma" : "copy", t->ops[k].id, t->ops[k].pid, now);
         t->ops[k] = t->ops[--t->nops];
     }
 }
@@ -460,8 +467,8 @@ int launch_trace_close(launch_trace *t, interp_ctx *c)
         free(t->ctas[i].w);
     }
     for (size_t k = 0; k < t->nops; k++)   /* never landed (the run stopped) */
-        emit(t, "{\"ph\": \"e\", \"cat\": \"copy\", \"id\": %d, \"pid\": %d, \"tid\": 0, \"ts\": %" PRIu64 "}",
-             t->ops[k].id, t->ops[k].pid, now);
+        emit(t, "{\"ph\": \"e\", \"cat\": \"%s\", \"id\": %d, \"pid\": %d, \"tid\": 0, \"ts\": %" PRIu64 "}",
+             t->ops[k].wgmma ? "wgmma" : "copy", t->ops[k].id, t->ops[k].pid, now);
     fputs("\n]}\n", t->f);
     int rc = ferror(t->f) ? -1 : 0;
     if (fclose(t->f))

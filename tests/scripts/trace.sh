@@ -50,3 +50,8 @@ case "$out" in *"--trace /nonexistent/dir/t.json:"*) [ $rc -ne 0 ] && ok bad_pat
 "$PTXI" run tests/launch/debug/spin.json --max-steps 20000 --trace "$T/limited.json" > "$T/limited.out" 2>&1
 grep -q "step limit" "$T/limited.out" && ok limit_stops || bad limit_stops "$(tr '\n' '|' < "$T/limited.out")"
 $CHECK "$T/limited.json"
+
+# wgmma.mma_async in flight: an async slice of its own category
+"$PTXI" run tests/launch/wgmma/a_in_flight_ok.json --trace "$T/wgmma.json" > "$T/wgmma.out" 2>&1
+grep -q "PASS a_in_flight_ok" "$T/wgmma.out" && ok wgmma_runs || bad wgmma_runs "$(tr '\n' '|' < "$T/wgmma.out")"
+$CHECK "$T/wgmma.json" wgmma

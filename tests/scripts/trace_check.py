@@ -8,7 +8,8 @@ and thread used is named by metadata; complete slices (X) nest properly on
 each track and warp tracks hold non-overlapping run/wait slices; every
 async begin (b) has one end (e) after it; every flow has one start (s) and
 one finish (f), not earlier, each inside a slice of its own track.
-NEED words ask for content: copy (a TMA/bulk copy slice), wait-mbarrier,
+NEED words ask for content: copy (a TMA/bulk copy slice), wgmma (a
+wgmma.mma_async slice), wait-mbarrier,
 wait-bar, flow, phase (an mbarrier phase instant), landed.
 """
 import collections
@@ -113,6 +114,7 @@ def main():
 
     have = {
         "copy": any(e["ph"] == "b" and e.get("cat") == "copy" for e in ev),
+        "wgmma": any(e["ph"] == "b" and e.get("cat") == "wgmma" and e["name"].startswith("wgmma.mma_async #") for e in ev),
         "wait-mbarrier": any(e["ph"] == "X" and e["name"].startswith("wait mbarrier") for e in ev),
         "wait-bar": any(e["ph"] == "X" and e["name"].startswith("wait bar.sync") for e in ev),
         "flow": bool(starts),
