@@ -407,12 +407,26 @@ int tc_wgmma_exec(const tc_wg_form *f, tc_wg_io *io, char *why, size_t wn)
                             .satfinite = f->satfinite, .bop = f->bop, .no_c = !io->scale_d,
                             .k = f->k, .shape_m = 64, .shape_n = f->n };
     uint32_t bk[64];
+    /* dense floating-point forms: each row of A and column of B decoded once */
+    bool fast = !f->sparse && !b1 && tc_dot_fast(&op);
+    tc_dvec *da = s->dv, *db = s->dv + 64;
+    if (fast) {
+        for (uint32_t r = 0; r < 64; r++)
+            tc_dot_decode(&op, false, &s->a[r * astride], (int)ka, &da[r]);
+        for (uint32_t c = 0; c < n; c++)
+            tc_dot_decode(&op, true, &s->b[c * bstride], (int)ka, &db[c]);
+    }
     for (uint32_t r = 0; r < 64; r++)
         for (uint32_t c = 0; c < n; c++) {
             uint32_t t, reg, half;
             tc_wgmma_d_where(f, r, c, &t, &reg, &half);
             uint32_t *dp = &io->d[t * f->nd + reg];
             uint64_t cv = f->dtype == TC_T_F16 ? (*dp >> (16 * half)) & 0xFFFF : *dp;
+            uint64_t dv;
+            if (fast) {
+                dv = tc_dot_dv(&op, &da[r], &db[c], io->scale_d ? cv : 0);
+                goto store;
+            }
             const uint32_t *ar = &s->a[r * astride], *br = &s->b[c * bstride];
             int cnt = (int)(b1 ? f->k : ka);
             if (f->sparse) {
@@ -420,7 +434,8 @@ int tc_wgmma_exec(const tc_wg_form *f, tc_wg_io *io, char *why, size_t wn)
                     bk[i] = br[s->meta[r * 64 + i]];
                 br = bk;
             }
-            uint64_t dv = tc_dot(&op, ar, br, cnt, io->scale_d ? cv : 0);
+            dv = tc_dot(&op, ar, br, cnt, io->scale_d ? cv : 0);
+        store:
             if (f->dtype == TC_T_F16)
                 *dp = (*dp & ~(0xFFFFu << (16 * half))) | (uint32_t)(dv & 0xFFFF) << (16 * half);
             else
