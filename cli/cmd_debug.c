@@ -1,13 +1,18 @@
 /* cmd_debug.c — `ptxi debug`: a gdb-like REPL over the interpreter's step API.
  *
  *   ptxi debug LAUNCH.json|CASES.jsonl [--filter NAME] [--complete=POLICY]
- *              [-x FILE] [-ex CMD]... [--batch] [--echo]
+ *              [-x FILE] [-ex CMD]... [--batch] [--echo] [--trace FILE.json]
  *
- * The launch is set up exactly as `ptxi run` sets it up (cli/launch.h),
+ * The launch is set up exactly as `ptxi run` sets it up (launch/launch.h),
  * then nothing runs until a command says so.  Commands read from a
- * terminal go through libedit (history, line editing); from a pipe or a
- * file they are read line by line with no prompt, so a script of commands
- * is a test.  When the kernel ends (or stops on a fault or a deadlock) the
+ * terminal go through libedit (line editing, tab completion, history
+ * saved when asked; Ctrl-C abandons the line); from a pipe or a file they
+ * are read line by line with no prompt, so a script of commands is a
+ * test.  Every line goes through exec_line(): it collects `commands`
+ * bodies, and after a command that moved the run it shows the displays
+ * and runs the stopping breakpoint's commands.  A breakpoint the
+ * interpreter reports stops only if bp_decide() says so (its condition
+ * holds in a lane at it, its ignore count is spent).  When the kernel ends (or stops on a fault or a deadlock) the
  * case's expectations are checked and `PASS name` / `FAIL name: why` is
  * printed as `ptxi run` prints it; the exit status is that of the last
  * verdict (0 if none).
@@ -34,6 +39,7 @@
 #include <editline/readline.h>
 #include "cli/cli.h"
 #include "cli/debug.h"
+#include "launch/trace.h"
 
 static volatile sig_atomic_t interrupted;
 
@@ -70,6 +76,9 @@ static const char *status_name(int st)
 
 static void session_end(dbg *d)
 {
+    if (d->trace && launch_trace_close(d->trace, d->c))
+        dbg_err("ptxi debug: --trace %s: write error", d->trace_path);
+    d->trace = NULL;
     interp_free(d->c);
     d->c = NULL;
     free(d->params);
@@ -150,6 +159,11 @@ static int session_start(dbg *d)
     for (size_t i = 0; i < d->nbps; i++)
         if (d->bps[i].enabled)
             interp_break_add(d->c, d->bps[i].func, d->bps[i].pc);
+    if (d->trace_path) {   /* each `run` writes the file anew */
+        d->trace = launch_trace_open(d->trace_path, &d->l, err, sizeof err);
+        if (!d->trace)
+            dbg_err("ptxi debug: %s", err);
+    }
     dbg_syms_build(d);
     d->state = DBG_IDLE;
     d->cta = d->warp = 0;
@@ -267,12 +281,41 @@ static void bp_describe(const dbg *d, const dbg_bp *b, char *buf, size_t n)
     snprintf(buf, n, "%s (pc %u of %s)", where, b->pc, d->mod->funcs[b->func].name);
 }
 
+/* "LOCATION if COND": split at the word `if`; *cond gets COND or NULL. */
+static char *split_cond(const char *args, char **cond)
+{
+    char *loc = strdup(args);
+    *cond = NULL;
+    if (!loc)
+        return NULL;
+    for (char *p = loc; (p = strstr(p, "if")); p += 2) {
+        bool before = p == loc || isspace((unsigned char)p[-1]);
+        bool after = !p[2] || isspace((unsigned char)p[2]) || p[2] == '(';
+        if (before && after) {
+            *cond = strdup(skip_ws(p + 2));
+            *p = 0;
+            break;
+        }
+    }
+    return loc;
+}
+
 static void add_break(dbg *d, const char *args, bool temp)
 {
     int func;
     uint32_t pc;
-    if (dbg_parse_location(d, args, &func, &pc))
+    char *cond, *loc = split_cond(args, &cond);
+    if (!loc || dbg_parse_location(d, loc, &func, &pc)) {
+        free(loc);
+        free(cond);
         return;
+    }
+    free(loc);
+    if (cond && !*cond) {
+        dbg_err("Argument required (the condition after `if`).");
+        free(cond);
+        return;
+    }
     dbg_bp *nb = realloc(d->bps, (d->nbps + 1) * sizeof *nb);
     if (!nb)
         return;
@@ -284,10 +327,98 @@ static void add_break(dbg *d, const char *args, bool temp)
     b->pc = pc;
     b->enabled = true;
     b->temp = temp;
+    b->cond = cond;
     bp_sync(d, func, pc);
     char desc[320];
     bp_describe(d, b, desc, sizeof desc);
-    printf("%s %d at %s\n", temp ? "Temporary breakpoint" : "Breakpoint", b->num, desc);
+    printf("%s %d at %s%s%s\n", temp ? "Temporary breakpoint" : "Breakpoint", b->num, desc,
+           cond ? ", if " : "", cond ? cond : "");
+}
+
+static void bp_free(dbg_bp *b)
+{
+    free(b->cond);
+    for (size_t i = 0; i < b->ncmds; i++)
+        free(b->cmds[i]);
+    free(b->cmds);
+}
+
+static dbg_bp *bp_by_num(dbg *d, const char *args, const char **rest, const char *usage)
+{
+    char *end;
+    args = skip_ws(args);
+    long n = strtol(args, &end, 10);
+    if (end == args) {
+        if (!*args && d->nbps) {   /* gdb: the last breakpoint set */
+            *rest = args;
+            return &d->bps[d->nbps - 1];
+        }
+        dbg_err("Usage: %s", usage);
+        return NULL;
+    }
+    for (size_t i = 0; i < d->nbps; i++)
+        if (d->bps[i].num == n) {
+            *rest = skip_ws(end);
+            return &d->bps[i];
+        }
+    dbg_err("No breakpoint number %ld.", n);
+    return NULL;
+}
+
+static void dc_condition(dbg *d, const char *fmt, const char *args)
+{
+    (void)fmt;
+    const char *rest;
+    if (!*skip_ws(args)) {
+        dbg_err("Usage: condition N [EXPRESSION]  (without EXPRESSION: stop unconditionally)");
+        return;
+    }
+    dbg_bp *b = bp_by_num(d, args, &rest, "condition N [EXPRESSION]");
+    if (!b)
+        return;
+    free(b->cond);
+    b->cond = *rest ? strdup(rest) : NULL;
+    if (b->cond)
+        printf("Breakpoint %d stops only if %s.\n", b->num, b->cond);
+    else
+        printf("Breakpoint %d now unconditional.\n", b->num);
+}
+
+static void dc_ignore(dbg *d, const char *fmt, const char *args)
+{
+    (void)fmt;
+    const char *rest;
+    dbg_bp *b = bp_by_num(d, args, &rest, "ignore N COUNT");
+    if (!b)
+        return;
+    char *end;
+    long k = strtol(rest, &end, 0);
+    if (end == rest || *skip_ws(end) || k < 0) {
+        dbg_err("Usage: ignore N COUNT  (\"%s\" is not a count)", rest);
+        return;
+    }
+    b->ignore = (unsigned)k;
+    if (k == 0)
+        printf("Will stop next time breakpoint %d is reached.\n", b->num);
+    else
+        printf("Will ignore next %ld crossing%s of breakpoint %d.\n", k, k == 1 ? "" : "s", b->num);
+}
+
+static void dc_commands(dbg *d, const char *fmt, const char *args)
+{
+    (void)fmt;
+    const char *rest;
+    dbg_bp *b = bp_by_num(d, args, &rest, "commands [N], then one command per line, then `end`");
+    if (!b)
+        return;
+    for (size_t i = 0; i < b->ncmds; i++)
+        free(b->cmds[i]);
+    free(b->cmds);
+    b->cmds = NULL;
+    b->ncmds = 0;
+    d->collect_num = b->num;
+    if (isatty(STDIN_FILENO))
+        printf("Type commands for breakpoint %d, one per line.\nEnd with a line saying just \"end\".\n", b->num);
 }
 
 static void dc_break(dbg *d, const char *fmt, const char *args) { (void)fmt; add_break(d, args, false); }
@@ -297,6 +428,9 @@ static void delete_bp_index(dbg *d, size_t i)
 {
     int f = d->bps[i].func;
     uint32_t pc = d->bps[i].pc;
+    if (d->collect_num == d->bps[i].num)
+        d->collect_num = 0;
+    bp_free(&d->bps[i]);
     memmove(&d->bps[i], &d->bps[i + 1], (d->nbps - i - 1) * sizeof *d->bps);
     d->nbps--;
     bp_sync(d, f, pc);
@@ -391,12 +525,49 @@ static bool watch_read(const dbg *d, const dbg_watch *w, uint8_t *buf, uint32_t 
     return true;
 }
 
-static void watch_value(const uint8_t *b, uint32_t len, char *out, size_t n)
+/* A watched value in words: by its format or type (a float as a float),
+ * an mbarrier (8 bytes where mbarrier.init ran) decoded, else hex and
+ * decimal; longer ranges as bytes. */
+static void watch_value(const dbg *d, const dbg_watch *w, const uint8_t *b, char *out, size_t n)
 {
+    uint32_t len = w->len;
     size_t at = 0;
+    if (len == 8 && w->space == DBG_SP_SHARED && !w->fmt) {
+        for (size_t i = 0; i < d->nmbars; i++)
+            if (d->mbars[i].cta == w->cta && d->mbars[i].off == w->addr) {
+                uint64_t word;
+                memcpy(&word, b, 8);
+                interp_mbar mb;
+                interp_mbar_decode(word, &mb);
+                if (mb.initialised) {
+                    snprintf(out, n, "mbarrier phase parity %u, %u of %u arrivals pending, tx-count %d (0x%016" PRIx64 ")",
+                             mb.phase, mb.pending, mb.expected, mb.tx, word);
+                    return;
+                }
+            }
+    }
+    bool is_float = w->fmt == 'f' || (!w->fmt && w->type && ir_types[w->type].kind == 'f');
+    /* floats: the variable's width, else f32 (f16 for 2 bytes), one value per element */
+    unsigned fw = w->type && ir_types[w->type].kind == 'f' ? ir_types[w->type].bits / 8 : len == 2 ? 2 : 4;
+    if (is_float && len > fw && len % fw == 0) {
+        for (uint32_t i = 0; i < len && at + 24 < n; i += fw) {
+            uint64_t v = 0;
+            memcpy(&v, b + i, fw);
+            char t[64];
+            dbg_fmt_value(t, sizeof t, v, 0, fw * 8, 'f');
+            at += (size_t)snprintf(out + at, n - at, "%s%s", i ? " " : "", t);
+        }
+        return;
+    }
     if (len == 1 || len == 2 || len == 4 || len == 8) {
         uint64_t v = 0;
         memcpy(&v, b, len);
+        if (w->fmt || w->type) {
+            char t[80];
+            dbg_fmt_value(t, sizeof t, v, w->fmt ? 0 : w->type, len * 8, w->fmt);
+            snprintf(out, n, "%s", t);
+            return;
+        }
         snprintf(out, n, "0x%0*" PRIx64 " (%" PRIu64 ")", (int)len * 2, v, v);
         return;
     }
@@ -406,7 +577,11 @@ static void watch_value(const uint8_t *b, uint32_t len, char *out, size_t n)
 
 static void dc_watch(dbg *d, const char *fmt, const char *args)
 {
-    (void)fmt;
+    char f = fmt && *fmt ? fmt[strlen(fmt) - 1] : 0;
+    if (fmt && *fmt && (strlen(fmt) != 1 || !strchr("xduf", f))) {
+        dbg_err("Bad format \"/%s\": watch takes /x /d /u or /f.", fmt);
+        return;
+    }
     int space;
     uint64_t addr;
     const char *rest;
@@ -444,14 +619,37 @@ static void dc_watch(dbg *d, const char *fmt, const char *args)
     w.addr = addr;
     w.len = (uint32_t)len;
     w.enabled = true;
+    w.fmt = f;
     if (space == DBG_SP_SHARED) {
+        if (addr >> 32) {
+            dbg_err("watch: smem 0x%" PRIx64 " is not a shared::cta or shared::cluster address.", addr);
+            return;
+        }
         uint32_t s = (uint32_t)addr, rank = s >> MEM_SHARED_RANK_SHIFT;
         w.cta = rank ? (int)rank - 1 : d->cta;
         w.addr = s & MEM_SHARED_OFF_MASK;
+        uint32_t size = d->c ? interp_smem_size(d->c) : 0;
+        if (size && (w.addr < 1024 || w.addr + len > size)) {
+            dbg_err("watch: smem 0x%" PRIx64 " + %lu bytes is outside the CTA's shared memory (0x400..0x%x; the "
+                    "first KiB is reserved).", w.addr, len, size);
+            return;
+        }
+        const dbg_sym *sym = dbg_sym_at(d, DBG_SP_SHARED, w.addr);
+        if (sym)
+            w.type = d->mod->syms[sym->index].type;
     } else if (!mem_global_host(d->g, addr, len)) {
         dbg_err("watch: global 0x%" PRIx64 " + %lu bytes is not inside a buffer (info launch lists them).", addr, len);
         return;
+    } else {
+        const dbg_sym *sym = dbg_sym_at(d, DBG_SP_GLOBAL, addr);
+        if (sym)
+            w.type = d->mod->syms[sym->index].type;
     }
+    /* a float variable's values show as floats (integers keep hex and decimal) */
+    if (w.type && ir_types[w.type].kind != 'f')
+        w.type = 0;
+    if (w.type && ir_types[w.type].kind == 'f' && (w.len * 8) % ir_types[w.type].bits)
+        w.type = 0;
     w.have = watch_read(d, &w, w.old, w.ctaid);
     dbg_watch *nw = realloc(d->watches, (d->nwatches + 1) * sizeof *nw);
     if (!nw)
@@ -480,6 +678,12 @@ static void dc_info_breakpoints(dbg *d, const char *args)
         if (b->hits)
             printf(", hit %u time%s", b->hits, b->hits == 1 ? "" : "s");
         putchar('\n');
+        if (b->cond)
+            printf("        stop only if %s\n", b->cond);
+        if (b->ignore)
+            printf("        will ignore next %u crossing%s\n", b->ignore, b->ignore == 1 ? "" : "s");
+        for (size_t k = 0; k < b->ncmds; k++)
+            printf("        %s\n", b->cmds[k]);
     }
     for (size_t i = 0; i < d->nwatches; i++) {
         const dbg_watch *w = &d->watches[i];
@@ -554,8 +758,8 @@ static bool check_watches(dbg *d, const interp_event *ev)
             continue;
         char desc[160], ov[256], nv[256];
         watch_desc(w, desc, sizeof desc);
-        watch_value(w->old, w->len, ov, sizeof ov);
-        watch_value(now, w->len, nv, sizeof nv);
+        watch_value(d, w, w->old, ov, sizeof ov);
+        watch_value(d, w, now, nv, sizeof nv);
         printf("\nWatchpoint %d: %s\n\nOld value = %s\nNew value = %s\n", w->num, desc, ov, nv);
         if (ev->kind == INTERP_EV_LANDED)
             printf("(written by asynchronous operation #%d landing)\n", ev->op);
@@ -572,6 +776,8 @@ static int step_once(dbg *d, int cta, int warp, interp_event *ev, int *stop)
 {
     int k = warp < 0 ? interp_step(d->c, ev) : interp_step_warp(d->c, cta, warp, ev);
     d->state = DBG_STOPPED;
+    if (d->trace)
+        launch_trace_step(d->trace, d->c, ev);
     if (k == INTERP_EV_NONE && ev->lanes)
         note_mbar_init(d, ev);
     if (d->nwatches && (k == INTERP_EV_NONE || k == INTERP_EV_LANDED || k == INTERP_EV_WATCH) && check_watches(d, ev)) {
@@ -623,25 +829,92 @@ static void report_end(dbg *d, int kind)
     verdict(d);
 }
 
-/* Report a breakpoint stop of warp (cta, warp). */
-static void report_break(dbg *d, const interp_event *ev)
+/* Whether a warp that reached a breakpoint stops there: an enabled
+ * breakpoint at its pc whose condition holds in one of the lanes at it
+ * (evaluated in each lane, as cuda-gdb evaluates per thread) and whose
+ * ignore count is spent.  A condition that cannot be evaluated stops, as
+ * in gdb.  *num gets the breakpoint, *lane the lane where the condition
+ * held (-1: no condition). */
+static bool bp_decide(dbg *d, const interp_event *ev, int *num, int *lane)
+{
+    int cta0 = d->cta, warp0 = d->warp, lane0 = d->lane, frame0 = d->frame;
+    d->cta = ev->cta;
+    d->warp = ev->warp;
+    d->frame = 0;
+    bool stop = false;
+    for (size_t i = 0; i < d->nbps && !stop; i++) {
+        dbg_bp *b = &d->bps[i];
+        if (!b->enabled || b->func != ev->func || b->pc != ev->pc)
+            continue;
+        int at = -1;
+        for (uint32_t m = ev->lanes; b->cond && m && at < 0; m &= m - 1) {
+            int l = __builtin_ctz(m);
+            dbg_value v;
+            char err[256];
+            if (dbg_eval(d, b->cond, l, &v, err, sizeof err)) {
+                printf("Error in testing condition for breakpoint %d: %s\n", b->num, err);
+                at = l;
+            } else if (dbg_value_true(&v)) {
+                at = l;
+            }
+        }
+        if (b->cond && at < 0)
+            continue;
+        b->hits++;
+        if (b->ignore) {
+            b->ignore--;
+            continue;
+        }
+        stop = true;
+        *num = b->num;
+        *lane = at;
+    }
+    d->cta = cta0;
+    d->warp = warp0;
+    d->lane = lane0;
+    d->frame = frame0;
+    return stop;
+}
+
+static dbg_bp *bp_find_num(dbg *d, int num)
+{
+    for (size_t i = 0; i < d->nbps; i++)
+        if (d->bps[i].num == num)
+            return &d->bps[i];
+    return NULL;
+}
+
+/* Report a breakpoint stop of warp (cta, warp): breakpoint `num` (0: none
+ * of ours), the condition held in `lane` (selected; -1 none). */
+static void report_break(dbg *d, const interp_event *ev, int num, int lane)
 {
     d->cta = ev->cta;
     d->warp = ev->warp;
-    d->lane = -1;
+    d->lane = lane;
     d->list_next = 0;
-    dbg_bp *b = bp_at(d, ev->func, ev->pc);
+    dbg_bp *b = bp_find_num(d, num);
     char pre[64] = "";
-    if (b) {
-        b->hits++;
+    if (b)
         snprintf(pre, sizeof pre, "\n%s %d, ", b->temp ? "Temporary breakpoint" : "Breakpoint", b->num);
-    }
+    d->stopped_bp = b ? b->num : 0;
     dbg_show_warp(d, d->cta, d->warp, pre);
+    if (lane >= 0)
+        printf("(the condition holds in lane %d, now selected)\n", lane);
     if (b && b->temp)
         delete_bp_index(d, (size_t)(b - d->bps));
 }
 
-static bool check_running(dbg *d)
+/* A breakpoint event: true (reported) when it stops the run. */
+static bool on_break(dbg *d, const interp_event *ev)
+{
+    int num = 0, lane = -1;
+    if (!bp_decide(d, ev, &num, &lane))
+        return false;
+    report_break(d, ev, num, lane);
+    return true;
+}
+
+bool dbg_check_running(dbg *d)
 {
     if (d->state == DBG_FINISHED) {
         dbg_err("The kernel is not running (it has %s). Use `run` to start it again.",
@@ -669,7 +942,6 @@ static int resume(dbg *d)
 {
     interp_event ev;
     int stop = STOP_NONE;
-    interrupted = 0;
     for (;;) {
         if (interrupted) {
             printf("\nInterrupted.\n");
@@ -681,10 +953,8 @@ static int resume(dbg *d)
             report_end(d, k);
             return STOP_END;
         }
-        if (k == INTERP_EV_BREAK) {
-            report_break(d, &ev);
+        if (k == INTERP_EV_BREAK && on_break(d, &ev))
             return STOP_BREAK;
-        }
         if (stop == STOP_WATCH) {
             dbg_show_warp(d, d->cta, d->warp, NULL);
             return STOP_WATCH;
@@ -697,13 +967,10 @@ static int step_warp(dbg *d)
 {
     interp_event ev;
     int stop = STOP_NONE, cta = d->cta, warp = d->warp;
-    interrupted = 0;
     for (;;) {
         interp_warp_info wi;
-        if (interrupted) {
-            printf("\nInterrupted.\n");
-            return STOP_INTR;
-        }
+        if (interrupted)
+            return STOP_INTR;   /* the caller says so */
         if (d->state != DBG_IDLE && interp_warp_get(d->c, cta, warp, &wi)) {
             dbg_err("CTA slot %d warp %d is not resident (its cluster has finished).", cta, warp);
             return STOP_GONE;
@@ -718,8 +985,9 @@ static int step_warp(dbg *d)
             if (k == INTERP_EV_BREAK) {
                 if (ev.cta == cta && ev.warp == warp)
                     continue;   /* our own first instruction: step it below */
-                report_break(d, &ev);
-                return STOP_BREAK;
+                if (on_break(d, &ev))
+                    return STOP_BREAK;
+                continue;
             }
             if (stop)
                 return stop;
@@ -752,10 +1020,8 @@ static int step_warp(dbg *d)
             report_end(d, k);
             return STOP_END;
         }
-        if (k == INTERP_EV_BREAK) {
-            report_break(d, &ev);
+        if (k == INTERP_EV_BREAK && on_break(d, &ev))
             return STOP_BREAK;
-        }
         if (stop)
             return stop;
         if (k == INTERP_EV_NONE && ev.cta == cta && ev.warp == warp && ev.lanes)
@@ -777,26 +1043,72 @@ static long parse_count(const char *args)
     return n;
 }
 
-/* step/stepi/next: N times; `over_calls` runs a call to its return. */
-static void do_steps(dbg *d, const char *args, bool over_calls)
+/* One instruction of the selected warp; `over_calls` runs a call to its return. */
+static int step_instr(dbg *d, bool over_calls)
+{
+    uint32_t lanes, pc;
+    int f;
+    bool have = dbg_warp_next(d, d->cta, d->warp, &lanes, &f, &pc);
+    int lane = have ? __builtin_ctz(lanes) : 0;
+    interp_warp_info wi;
+    int depth0 = have && !interp_warp_get(d->c, d->cta, d->warp, &wi) ? wi.depth[lane] : 0;
+    bool is_call = have && d->mod->funcs[f].instrs[pc].op == IR_OP_CALL;
+    int stop = step_warp(d);
+    while (over_calls && is_call && stop == STOP_NONE && !interp_warp_get(d->c, d->cta, d->warp, &wi) &&
+           wi.state[lane] != INTERP_T_EXITED && wi.depth[lane] > depth0) {
+        if (interrupted)
+            return STOP_INTR;
+        stop = step_warp(d);
+    }
+    return stop;
+}
+
+/* One CUDA source line, as gdb's step/next: instructions until the warp
+ * stands on another line (instructions without a line, .loc 0, are passed
+ * through), or back at the start of the same line (a loop on one line),
+ * or in another call depth (step into a callee / out of a return). */
+static int step_line(dbg *d, bool over_calls)
+{
+    uint32_t lanes, pc0;
+    int f0, file0;
+    uint32_t line0;
+    if (!dbg_warp_next(d, d->cta, d->warp, &lanes, &f0, &pc0) || !dbg_src_at(d, f0, pc0, &file0, &line0))
+        return step_instr(d, over_calls);
+    int lane = __builtin_ctz(lanes);
+    int depth0 = dbg_stack_depth(d, lane), cta = d->cta, warp = d->warp;
+    for (;;) {
+        if (interrupted)
+            return STOP_INTR;
+        int stop = step_instr(d, over_calls);
+        if (stop != STOP_NONE || d->cta != cta || d->warp != warp)
+            return stop;
+        uint32_t pc;
+        int f, file;
+        uint32_t line;
+        if (!dbg_warp_next(d, d->cta, d->warp, &lanes, &f, &pc))
+            return STOP_NONE;
+        int depth = dbg_stack_depth(d, lane);
+        if (!dbg_src_at(d, f, pc, &file, &line))
+            continue;
+        if (depth != depth0 || file != file0 || line != line0 || (f == f0 && pc <= pc0))
+            return STOP_NONE;
+    }
+}
+
+/* step/next (by source line when the PTX has .loc and `set source cuda`)
+ * and stepi/nexti (by instruction): N times. */
+static void do_steps(dbg *d, const char *args, bool over_calls, bool by_line)
 {
     long n = parse_count(args);
-    if (n < 0 || !check_running(d))
+    if (n < 0 || !dbg_check_running(d))
         return;
     int stop = STOP_NONE;
-    for (long i = 0; i < n && stop == STOP_NONE; i++) {
-        uint32_t lanes, pc;
-        int f;
-        bool have = dbg_warp_next(d, d->cta, d->warp, &lanes, &f, &pc);
-        int lane = have ? __builtin_ctz(lanes) : 0;
-        interp_warp_info wi;
-        int depth0 = have && !interp_warp_get(d->c, d->cta, d->warp, &wi) ? wi.depth[lane] : 0;
-        bool is_call = have && d->mod->funcs[f].instrs[pc].op == IR_OP_CALL;
-        stop = step_warp(d);
-        while (over_calls && is_call && stop == STOP_NONE && !interp_warp_get(d->c, d->cta, d->warp, &wi) &&
-               wi.state[lane] != INTERP_T_EXITED && wi.depth[lane] > depth0)
-            stop = step_warp(d);
-    }
+    by_line = by_line && d->source_view && d->mod->srclines;
+    long i = 0;
+    for (; i < n && stop == STOP_NONE; i++)
+        stop = interrupted ? STOP_INTR : by_line ? step_line(d, over_calls) : step_instr(d, over_calls);
+    if (stop == STOP_INTR)
+        printf("\nInterrupted after %ld of %ld step%s.\n", i - 1, n, n == 1 ? "" : "s");
     if (stop == STOP_NONE || stop == STOP_INTR || stop == STOP_WATCH) {
         d->list_next = 0;
         uint32_t lanes, pc;
@@ -809,8 +1121,10 @@ static void do_steps(dbg *d, const char *args, bool over_calls)
     }
 }
 
-static void dc_step(dbg *d, const char *fmt, const char *args) { (void)fmt; do_steps(d, args, false); }
-static void dc_next(dbg *d, const char *fmt, const char *args) { (void)fmt; do_steps(d, args, true); }
+static void dc_step(dbg *d, const char *fmt, const char *args) { (void)fmt; do_steps(d, args, false, true); }
+static void dc_next(dbg *d, const char *fmt, const char *args) { (void)fmt; do_steps(d, args, true, true); }
+static void dc_stepi(dbg *d, const char *fmt, const char *args) { (void)fmt; do_steps(d, args, false, false); }
+static void dc_nexti(dbg *d, const char *fmt, const char *args) { (void)fmt; do_steps(d, args, true, false); }
 
 static void dc_continue(dbg *d, const char *fmt, const char *args)
 {
@@ -819,7 +1133,7 @@ static void dc_continue(dbg *d, const char *fmt, const char *args)
         dbg_err("continue takes no argument here (to skip a breakpoint N times, disable it).");
         return;
     }
-    if (!check_running(d))
+    if (!dbg_check_running(d))
         return;
     if (d->state == DBG_STOPPED && at_own_break(d)) {
         int s = step_warp(d);
@@ -854,7 +1168,7 @@ static void dc_run(dbg *d, const char *fmt, const char *args)
 static void dc_until(dbg *d, const char *fmt, const char *args)
 {
     (void)fmt;
-    if (!check_running(d))
+    if (!dbg_check_running(d))
         return;
     if (*skip_ws(args)) {
         int f;
@@ -871,20 +1185,28 @@ static void dc_until(dbg *d, const char *fmt, const char *args)
         b->func = f;
         b->pc = pc;
         b->enabled = b->temp = true;
+        int num = b->num;
         bp_sync(d, f, pc);
         dc_continue(d, NULL, "");
+        /* stopped elsewhere (another breakpoint, a watchpoint, the end):
+         * the temporary breakpoint must not outlive the command, as in gdb */
+        for (size_t i = 0; i < d->nbps; i++)
+            if (d->bps[i].num == num) {
+                delete_bp_index(d, i);
+                break;
+            }
         return;
     }
     uint32_t lanes, pc0;
     int f0;
     if (!dbg_warp_next(d, d->cta, d->warp, &lanes, &f0, &pc0)) {
-        do_steps(d, "", true);
+        do_steps(d, "", true, false);
         return;
     }
     int lane = __builtin_ctz(lanes);
     interp_warp_info wi;
     if (interp_warp_get(d->c, d->cta, d->warp, &wi)) {
-        do_steps(d, "", true);
+        do_steps(d, "", true, false);
         return;
     }
     int depth0 = wi.depth[lane];
@@ -895,10 +1217,92 @@ static void dc_until(dbg *d, const char *fmt, const char *args)
             break;
     } while (wi.state[lane] != INTERP_T_EXITED &&
              (wi.depth[lane] > depth0 || (wi.depth[lane] == depth0 && wi.func[lane] == f0 && wi.pc[lane] <= pc0)));
+    if (stop == STOP_INTR)
+        printf("\nInterrupted.\n");
     if (stop == STOP_NONE || stop == STOP_INTR || stop == STOP_WATCH) {
         d->list_next = 0;
         dbg_show_warp(d, d->cta, d->warp, NULL);
     }
+}
+
+/* finish: run the selected lane until the selected frame returns (gdb's
+ * "Run till exit from #N"). */
+static void dc_finish(dbg *d, const char *fmt, const char *args)
+{
+    (void)fmt;
+    (void)args;
+    if (!dbg_check_running(d) || !dbg_resident(d)) {
+        if (d->state == DBG_IDLE)
+            dbg_err("The kernel is not running yet.");
+        return;
+    }
+    int lane = dbg_ref_lane(d);
+    int depth = dbg_stack_depth(d, lane);
+    if (depth - d->frame <= 1) {
+        dbg_err("\"finish\" not meaningful in the outermost frame (lane %d is in the kernel's entry).", lane);
+        return;
+    }
+    int target = depth - d->frame - 1;   /* frames left once the selected one returns */
+    interp_frame_info fr[64];
+    interp_lane_frames(d->c, d->cta, d->warp, lane, fr, 64);
+    printf("Run till exit from #%d %s\n", d->frame, d->mod->funcs[fr[d->frame].func].name);
+    int cta = d->cta, warp = d->warp, stop = STOP_NONE;
+    d->frame = 0;
+    interp_warp_info wi;
+    while (stop == STOP_NONE) {
+        stop = step_warp(d);
+        if (stop != STOP_NONE || d->cta != cta || d->warp != warp || interp_warp_get(d->c, cta, warp, &wi) ||
+            wi.state[lane] == INTERP_T_EXITED || dbg_stack_depth(d, lane) <= target)
+            break;
+    }
+    if (stop == STOP_INTR)
+        printf("\nInterrupted.\n");
+    if (stop == STOP_NONE || stop == STOP_INTR || stop == STOP_WATCH) {
+        d->list_next = 0;
+        d->lane = lane;
+        dbg_show_warp(d, d->cta, d->warp, NULL);
+    }
+}
+
+/* Run (the scheduler, breakpoints passed over) until CTA `id` is
+ * resident; returns its slot or -1 (message printed). */
+int dbg_run_to_cta(dbg *d, const uint32_t id[3])
+{
+    int slot = -1;
+    int w = interp_cta_where(d->c, id, &slot);
+    if (w == INTERP_CTA_NONE) {
+        dbg_err("CTA (%u,%u,%u) is outside the grid (%u,%u,%u).", id[0], id[1], id[2], d->l.grid[0], d->l.grid[1],
+                d->l.grid[2]);
+        return -1;
+    }
+    if (w == INTERP_CTA_DONE || (w != INTERP_CTA_RESIDENT && d->state == DBG_FINISHED)) {
+        dbg_err("CTA (%u,%u,%u) has already run to its end (CTAs run cluster by cluster, in order); `run` starts "
+                "again.", id[0], id[1], id[2]);
+        return -1;
+    }
+    if (w == INTERP_CTA_LATER) {
+        printf("Running until CTA (%u,%u,%u) is resident...\n", id[0], id[1], id[2]);
+        interp_event ev;
+        int stop = STOP_NONE;
+        while ((w = interp_cta_where(d->c, id, &slot)) == INTERP_CTA_LATER) {
+            if (interrupted) {
+                printf("\nInterrupted.\n");
+                return -1;
+            }
+            int k = step_once(d, -1, -1, &ev, &stop);
+            if (k == INTERP_EV_DONE || k == INTERP_EV_ERROR) {
+                report_end(d, k);
+                return -1;
+            }
+            if (stop == STOP_WATCH) {
+                dbg_show_warp(d, d->cta, d->warp, NULL);
+                return -1;
+            }
+        }
+        if (w != INTERP_CTA_RESIDENT)
+            return -1;
+    }
+    return slot;
 }
 
 /* ---- selection -------------------------------------------------------------------------------- */
@@ -907,7 +1311,7 @@ static void dc_warp(dbg *d, const char *fmt, const char *args)
 {
     (void)fmt;
     args = skip_ws(args);
-    if (!dbg_resident(d)) {
+    if (!dbg_resident(d) && !(strchr(args, ',') && d->state != DBG_FINISHED && d->c)) {
         dbg_err("No CTA is resident (%s).", d->state == DBG_FINISHED ? "the kernel has exited" : "use `run` or `step` first");
         return;
     }
@@ -931,16 +1335,10 @@ static void dc_warp(dbg *d, const char *fmt, const char *args)
                 dbg_err("\"%s\" is not a CTA (slot number or x,y,z).", a);
                 return;
             }
-            cta = -1;
-            for (int t = 0; t < interp_ncta(d->c); t++) {
-                interp_cta_info ci;
-                if (!interp_cta_get(d->c, t, &ci) && ci.ctaid[0] == x && ci.ctaid[1] == y && ci.ctaid[2] == z)
-                    cta = t;
-            }
-            if (cta < 0) {
-                dbg_err("CTA (%u,%u,%u) is not resident (only the current cluster's CTAs are; info warps).", x, y, z);
+            uint32_t id[3] = {x, y, z};
+            cta = dbg_run_to_cta(d, id);   /* cuda-gdb focus: run until it is resident */
+            if (cta < 0)
                 return;
-            }
         } else {
             long v = strtol(a, &end, 0);
             if (end == a || *end || v < 0 || v >= interp_ncta(d->c)) {
@@ -961,6 +1359,7 @@ static void dc_warp(dbg *d, const char *fmt, const char *args)
     d->cta = cta;
     d->warp = warp;
     d->lane = -1;
+    d->frame = 0;
     d->list_next = 0;
     dbg_show_warp(d, cta, warp, "Switched to ");
 }
@@ -988,7 +1387,80 @@ static void dc_lane(dbg *d, const char *fmt, const char *args)
         return;
     }
     d->lane = (int)v;
+    d->frame = 0;
     printf("Lane %d selected.\n", d->lane);
+}
+
+/* ---- scripting: echo, shell, source --------------------------------------------------------- */
+
+/* echo TEXT: C escapes (\n, \t, \\, \") as in gdb; no newline unless asked. */
+static void dc_echo(dbg *d, const char *fmt, const char *args)
+{
+    (void)d;
+    (void)fmt;
+    for (const char *p = args; *p; p++) {
+        if (*p != '\\' || !p[1]) {
+            if (*p != '\\')
+                putchar(*p);
+            continue;
+        }
+        p++;
+        switch (*p) {
+        case 'n': putchar('\n'); break;
+        case 't': putchar('\t'); break;
+        case 'a': putchar('\a'); break;
+        default: putchar(*p); break;
+        }
+    }
+    fflush(stdout);
+}
+
+static void dc_shell(dbg *d, const char *fmt, const char *args)
+{
+    (void)d;
+    (void)fmt;
+    fflush(stdout);
+    fflush(stderr);
+    int rc = system(*args ? args : "${SHELL:-/bin/sh}");
+    if (rc == -1)
+        dbg_err("shell: cannot run the command: %s", strerror(errno));
+    else if (WIFEXITED(rc) && WEXITSTATUS(rc))
+        printf("(exit status %d)\n", WEXITSTATUS(rc));
+}
+
+static bool run_file(dbg *d, FILE *f, bool echo);
+
+static void dc_source(dbg *d, const char *fmt, const char *args)
+{
+    (void)fmt;
+    args = skip_ws(args);
+    if (!*args) {
+        dbg_err("source: a file of commands is required.");
+        return;
+    }
+    if (d->depth > 16) {
+        dbg_err("source: nested too deeply (a file that sources itself?).");
+        return;
+    }
+    FILE *f = fopen(args, "r");
+    if (!f) {
+        dbg_err("%s: %s.", args, strerror(errno));
+        return;
+    }
+    d->depth++;
+    if (!run_file(d, f, false))
+        d->quit = true;
+    d->depth--;
+    fclose(f);
+}
+
+static void dc_info_source(dbg *d, const char *args)
+{
+    (void)args;
+    printf("Current source file is %s\n", d->mod->path ? d->mod->path : "<ptx>");
+    printf("Contains %u lines.\nSource language is PTX %u.%u (%s).\n", d->nlines, d->mod->version_major,
+           d->mod->version_minor, d->mod->target);
+    dbg_info_cuda_source(d);
 }
 
 /* ---- command table ---------------------------------------------------------------------------- */
@@ -1002,16 +1474,21 @@ static const struct info_cmd {
     const char *help;
 } infos[] = {
     {"breakpoints", "b", dc_info_breakpoints, "breakpoints and watchpoints, with their hit counts"},
+    {"display", NULL, dbg_info_display, "the expressions `display` shows at every stop"},
+    {"frame", "f", dbg_info_frame, "the selected frame: function, pc, caller, where it returns"},
     {"watchpoints", NULL, dc_info_breakpoints, "the same as info breakpoints"},
     {"warps", "w", dbg_info_warps, "every resident warp: CTA, warp, lanes, pc, source line, state"},
     {"registers", "r", dbg_info_registers, "[LANE | %REG...]: the registers of one lane of the selected warp"},
     {"mbarriers", "m", dbg_info_mbarriers, "[ADDRESS]: mbarriers seen (or the one at ADDRESS): phase, arrivals, tx-count, waiters"},
-    {"tmaps", "t", dbg_info_tmaps, "[ADDRESS]: the launch's tensor maps decoded (or the 128 bytes at ADDRESS)"},
+    {"tmaps", "t", dbg_info_tmaps, "[--svg FILE] [ADDRESS]: the launch's tensor maps decoded (or the 128 bytes at ADDRESS); --svg draws them"},
     {"async", "a", dbg_info_async, "asynchronous copies in flight: kind, bytes, source, destination, mbarrier"},
     {"wgmma", NULL, dbg_info_wgmma, "wgmma.mma_async not yet waited for: shape, types, descriptors decoded, registers written"},
     {"desc", NULL, dbg_info_desc, "%REG | NUMBER: a wgmma matrix descriptor decoded (address, LBO, SBO, swizzle, base offset)"},
     {"launch", NULL, dbg_info_launch, "the case: grid, block, buffers and variables with their addresses"},
     {"line", NULL, dbg_info_line, "[LOCATION]: the pc of a source line"},
+    {"source", NULL, dc_info_source, "the PTX file and the CUDA (or Python) files its .file/.loc name"},
+    {"threads", NULL, dbg_info_warps, "the same as info warps (CUDA threads grouped by warp and pc)"},
+    {"cuda", NULL, dbg_info_cuda, "kernels|blocks|warps|lanes|threads: cuda-gdb's views (threads in runs at one place)"},
 };
 
 static void dc_info(dbg *d, const char *fmt, const char *args)
@@ -1047,6 +1524,7 @@ static void dc_info(dbg *d, const char *fmt, const char *args)
 }
 
 static void dc_help(dbg *d, const char *fmt, const char *args);
+static void dc_set(dbg *d, const char *fmt, const char *args);
 static void dc_quit(dbg *d, const char *fmt, const char *args) { (void)d; (void)fmt; (void)args; }
 
 static const struct cmd {
@@ -1057,30 +1535,57 @@ static const struct cmd {
 } cmds[] = {
     {"run", "r", dc_run, false, "run", "start the kernel (again, from fresh buffers, if it has run)"},
     {"continue", "c", dc_continue, true, "continue", "run until a breakpoint, a watchpoint, a fault, a deadlock or the end"},
-    {"step", "s", dc_step, true, "step [N]", "execute N instructions (default 1) of the selected warp, into calls"},
+    {"step", "s", dc_step, true, "step [N]", "N source lines (CUDA lines with .loc, else PTX instructions) of the selected warp, into calls"},
     {"next", "n", dc_next, true, "next [N]", "like step, but a call runs to its return"},
-    {"stepi", "si", dc_step, true, "stepi [N]", "the same as step (one PTX line is one instruction)"},
-    {"nexti", "ni", dc_next, true, "nexti [N]", "the same as next"},
+    {"stepi", "si", dc_stepi, true, "stepi [N]", "N PTX instructions of the selected warp, into calls"},
+    {"nexti", "ni", dc_nexti, true, "nexti [N]", "like stepi, but a call runs to its return"},
     {"until", "u", dc_until, true, "until [LOCATION]", "run to LOCATION; without one, step until the warp leaves its loop"},
     {"advance", NULL, dc_until, false, "advance LOCATION", "run to LOCATION"},
-    {"break", "b", dc_break, false, "break LOCATION", "stop before any warp executes LOCATION: LINE, FILE:LINE, LABEL, FUNCTION or *PC"},
-    {"tbreak", NULL, dc_tbreak, false, "tbreak LOCATION", "a breakpoint deleted when first hit"},
-    {"watch", NULL, dc_watch, false, "watch [smem|global] ADDRESS [BYTES]", "stop when those bytes change (instructions and TMA landings)"},
+    {"finish", "fin", dc_finish, false, "finish", "run the selected lane until the selected frame (a .func call) returns"},
+    {"break", "b", dc_break, false, "break LOCATION [if COND]", "stop before a warp executes LOCATION (LINE, FILE:LINE, k.cu:LINE, LABEL, FUNC, *PC)"},
+    {"tbreak", NULL, dc_tbreak, false, "tbreak LOCATION [if COND]", "a breakpoint deleted when first hit"},
+    {"condition", NULL, dc_condition, false, "condition N [COND]", "stop at breakpoint N only where COND holds (none: always)"},
+    {"ignore", NULL, dc_ignore, false, "ignore N COUNT", "pass over breakpoint N the next COUNT times it is reached"},
+    {"commands", NULL, dc_commands, false, "commands [N] ... end", "commands to run when breakpoint N (the last one) stops"},
+    {"watch", NULL, dc_watch, false, "watch[/FMT] [smem|global] ADDRESS [BYTES]", "stop when those bytes change (instructions and TMA landings); /f shows floats"},
     {"delete", "d", dc_delete, false, "delete [N...]", "delete breakpoints/watchpoints (all without N)"},
     {"disable", NULL, dc_disable, false, "disable [N...]", "disable breakpoints/watchpoints"},
     {"enable", NULL, dc_enable, false, "enable [N...]", "enable breakpoints/watchpoints"},
-    {"info", "i", dc_info, false, "info SUBCOMMAND", "breakpoints, warps, registers, mbarriers, tmaps, async, wgmma, desc, launch, line"},
+    {"info", "i", dc_info, false, "info SUBCOMMAND", "breakpoints, warps/threads, registers, frame, display, mbarriers, tmaps, async, wgmma, desc, launch, line, source, cuda"},
     {"warp", NULL, dc_warp, false, "warp [CTA] WARP", "select a warp (CTA: resident slot or x,y,z)"},
     {"lane", NULL, dc_lane, false, "lane [N|auto]", "select the lane for info registers, %reg in addresses and local memory"},
-    {"list", "l", dbg_cmd_list, true, "list [LOCATION]", "source lines around the selected warp (or LOCATION); again: the next ones"},
-    {"disassemble", "disas", dbg_cmd_disas, false, "disassemble [FUNCTION]", "instructions around the selected warp's pc (or all of FUNCTION)"},
-    {"print", "p", dbg_cmd_print, false, "print[/FMT] %REG [LANE] | VARIABLE | BUFFER", "a register in every lane (or one), %tid.x etc., or an address; "
+    {"cta", NULL, dbg_cmd_cta, false, "cta [X,Y,Z [WARP]]", "focus on a CTA of the grid by %ctaid, running until it is resident"},
+    {"cuda", NULL, dbg_cmd_cuda, false, "cuda [block X,Y,Z] [thread X,Y,Z] | cuda warp W | cuda lane L", "cuda-gdb's focus: show it, or switch (running until the block is resident)"},
+    {"backtrace", "bt", dbg_cmd_bt, false, "backtrace", "the selected lane's call stack (.func calls), innermost first"},
+    {"where", NULL, dbg_cmd_bt, false, "where", "the same as backtrace"},
+    {"frame", "f", dbg_cmd_frame, false, "frame [N]", "select frame N of the stack (registers and list follow it)"},
+    {"up", NULL, dbg_cmd_up, false, "up [N]", "select the caller's frame (N levels up)"},
+    {"down", NULL, dbg_cmd_down, false, "down [N]", "select the callee's frame (N levels down)"},
+    {"list", "l", dbg_cmd_list, true, "list [LOCATION | A,B | k.cu:LINE]", "source lines around the selected warp (or LOCATION, or lines A to B); again: the next ones"},
+    {"disassemble", "disas", dbg_cmd_disas, false, "disassemble[/s] [FUNCTION]", "instructions around the selected warp's pc (or all of FUNCTION); /s: under their CUDA lines"},
+    {"print", "p", dbg_cmd_print, false, "print[/FMT] %REG [LANE] | VARIABLE | BUFFER | EXPR", "a register in every lane (or one), a variable's address, or an expression in the selected lane ($N); "
      "print/matrix [a|d] [LINE]: a wgmma's accumulators (d) or A fragment (a) as the matrix they hold"},
-    {"x", NULL, dbg_cmd_x, true, "x/NFU [smem|global|param|local] ADDRESS", "examine memory: N units, F = x d u o t f c, U = b h w g"},
-    {"set", NULL, dbg_cmd_set, false, "set var %REG[LANE] = VALUE", "change a register (every lane without [LANE])"},
+    {"output", NULL, dbg_cmd_print, false, "output[/FMT] EXPR", "the same as print"},
+    {"x", NULL, dbg_cmd_x, true, "x/NFU [smem|global|param|local] ADDRESS", "examine memory: N units, F = x d u o t f c, U = b h w g; ADDRESS may be an expression"},
+    {"set", NULL, dc_set, false, "set var %REG[LANE] = VALUE | set history save on|off | set history filename F | set source cuda|ptx", "change a register (every lane without [LANE]); settings"},
+    {"display", NULL, dbg_cmd_display, false, "display[/FMT] EXPR", "show EXPR after every stop (no EXPR: show them now)"},
+    {"undisplay", NULL, dbg_cmd_undisplay, false, "undisplay [N...]", "stop showing display N (all without N)"},
+    {"echo", NULL, dc_echo, false, "echo TEXT", "print TEXT (\\n for a newline), for scripts"},
+    {"shell", NULL, dc_shell, false, "shell COMMAND", "run COMMAND in /bin/sh"},
+    {"source", NULL, dc_source, false, "source FILE", "execute the commands in FILE"},
     {"help", "h", dc_help, false, "help [COMMAND]", "this list, or one command"},
     {"quit", "q", dc_quit, false, "quit", "leave (also end of input)"},
 };
+
+const char *dbg_cmd_name(size_t i)
+{
+    return i < sizeof cmds / sizeof cmds[0] ? cmds[i].name : NULL;
+}
+
+const char *dbg_info_name(size_t i)
+{
+    return i < sizeof infos / sizeof infos[0] ? infos[i].name : NULL;
+}
 
 static const struct cmd *find_cmd(const char *name, size_t n, int *nmatch)
 {
@@ -1154,6 +1659,10 @@ static bool execute(dbg *d, const char *line, const struct cmd **last)
         return false;
     const char *rest = s + n;
     char fmt[32] = "";
+    bool takes_fmt = c->fn == dbg_cmd_x || c->fn == dbg_cmd_print || c->fn == dbg_cmd_display || c->fn == dc_watch ||
+                     c->fn == dbg_cmd_disas;
+    if (takes_fmt && isspace((unsigned char)*rest) && *skip_ws(rest) == '/')
+        rest = skip_ws(rest);   /* "p /x %r7" as well as "p/x %r7" */
     if (*rest == '/') {
         size_t k = strcspn(rest + 1, " \t");
         if (k >= sizeof fmt) {
@@ -1163,7 +1672,7 @@ static bool execute(dbg *d, const char *line, const struct cmd **last)
         memcpy(fmt, rest + 1, k);
         fmt[k] = 0;
         rest += 1 + k;
-        if (c->fn != dbg_cmd_x && c->fn != dbg_cmd_print) {
+        if (!takes_fmt) {
             dbg_err("%s takes no /FORMAT.", c->name);
             return true;
         }
@@ -1178,6 +1687,112 @@ static bool execute(dbg *d, const char *line, const struct cmd **last)
     return true;
 }
 
+/* Has the run moved since (c0, k0, s0)?  Then a stop happened. */
+static bool moved(const dbg *d, const interp_ctx *c0, uint64_t k0, int s0)
+{
+    return d->c != c0 || d->state != s0 || (d->c && interp_clock(d->c) != k0);
+}
+
+/* One line as the user typed it: `commands` bodies are collected, and
+ * after a command that moved the run, the frame is reset, the displays are
+ * shown and the stopping breakpoint's commands run (those that resume
+ * end the list, as in gdb; the loop then handles the next stop without
+ * recursing).  Returns false on quit. */
+static bool exec_line(dbg *d, const char *line, const struct cmd **last)
+{
+    if (d->collect_num) {
+        const char *t = skip_ws(line);
+        dbg_bp *b = bp_find_num(d, d->collect_num);
+        if (!strncmp(t, "end", 3) && !*skip_ws(t + 3)) {
+            d->collect_num = 0;
+            return true;
+        }
+        if (!b)
+            return true;
+        char **nc = realloc(b->cmds, (b->ncmds + 1) * sizeof *nc);
+        if (!nc)
+            return true;
+        b->cmds = nc;
+        b->cmds[b->ncmds++] = strdup(t);
+        return true;
+    }
+    const interp_ctx *c0 = d->c;
+    uint64_t k0 = d->c ? interp_clock(d->c) : 0;
+    int s0 = d->state;
+    d->stopped_bp = 0;
+    interrupted = 0;   /* a Ctrl-C counts for the command it interrupts */
+    bool go = execute(d, line, last) && !d->quit;
+    for (int rounds = 0; go && moved(d, c0, k0, s0); rounds++) {
+        d->frame = 0;
+        dbg_show_displays(d);
+        dbg_bp *b = d->stopped_bp ? bp_find_num(d, d->stopped_bp) : NULL;
+        if (!b || !b->ncmds || d->depth > 16)
+            break;
+        size_t n = b->ncmds;
+        char **copy = calloc(n, sizeof *copy);   /* the commands may delete their breakpoint */
+        if (!copy)
+            break;
+        for (size_t i = 0; i < n; i++)
+            copy[i] = strdup(b->cmds[i]);
+        c0 = d->c;
+        k0 = d->c ? interp_clock(d->c) : 0;
+        s0 = d->state;
+        d->stopped_bp = 0;
+        d->depth++;
+        for (size_t i = 0; i < n && go; i++) {
+            if (!copy[i] || !strcmp(copy[i], "silent"))
+                continue;
+            go = execute(d, copy[i], NULL) && !d->quit;
+            if (moved(d, c0, k0, s0))
+                break;
+        }
+        d->depth--;
+        for (size_t i = 0; i < n; i++)
+            free(copy[i]);
+        free(copy);
+    }
+    fflush(stdout);
+    return go;
+}
+
+/* set: the debugger's own settings, else `set var` (debug_inspect.c). */
+static void dc_set(dbg *d, const char *fmt, const char *args)
+{
+    args = skip_ws(args);
+    if (!strncmp(args, "history", 7) && (isspace((unsigned char)args[7]) || !args[7])) {
+        const char *a = skip_ws(args + 7);
+        if (!strncmp(a, "save", 4)) {
+            a = skip_ws(a + 4);
+            if (!*a || !strcmp(a, "on") || !strcmp(a, "1"))
+                d->history_save = true;
+            else if (!strcmp(a, "off") || !strcmp(a, "0"))
+                d->history_save = false;
+            else
+                dbg_err("set history save: on or off, not \"%s\".", a);
+            return;
+        }
+        if (!strncmp(a, "filename", 8) && *skip_ws(a + 8)) {
+            free(d->history_file);
+            d->history_file = strdup(skip_ws(a + 8));
+            return;
+        }
+        dbg_err("Usage: set history save on|off | set history filename FILE");
+        return;
+    }
+    if (!strncmp(args, "source", 6) && (isspace((unsigned char)args[6]) || !args[6])) {
+        const char *a = skip_ws(args + 6);
+        d->list_next = 0;
+        if (!strcmp(a, "cuda") || !strcmp(a, "on"))
+            d->source_view = true;
+        else if (!strcmp(a, "ptx") || !strcmp(a, "off"))
+            d->source_view = false;
+        else
+            dbg_err("Usage: set source cuda|ptx  (list and step in .cu lines or in PTX lines)");
+        return;
+    }
+    dbg_cmd_set(d, fmt, args);
+}
+
 /* ---- command line ------------------------------------------------------------------------------ */
 
 static void usage(FILE *f)
@@ -1190,6 +1805,7 @@ static void usage(FILE *f)
         "  -ex CMD                    execute CMD first (repeatable, after -x files, in order)\n"
         "  --batch                    exit after -x/-ex instead of reading commands from stdin\n"
         "  --echo                     print each command read from a file or pipe before its output\n"
+        "  --trace FILE.json          write a Perfetto/Chrome timeline of what runs (each `run` anew)\n"
         "commands are read from stdin (with line editing at a terminal); `help` lists them\n");
 }
 
@@ -1275,7 +1891,7 @@ static bool run_file(dbg *d, FILE *f, bool echo)
             line[--n] = 0;
         if (echo && *skip_ws(line) && *skip_ws(line) != '#')
             printf("(ptxi) %s\n", line);
-        if (!execute(d, line, NULL)) {
+        if (!exec_line(d, line, NULL)) {
             go = false;
             break;
         }
@@ -1284,20 +1900,44 @@ static bool run_file(dbg *d, FILE *f, bool echo)
     return go;
 }
 
+static char *history_path(const dbg *d)
+{
+    if (d->history_file)
+        return strdup(d->history_file);
+    const char *env = getenv("PTXI_HISTFILE");
+    return strdup(env && *env ? env : ".ptxi_history");
+}
+
+/* The terminal: libedit line editing, tab completion, history (read at
+ * start when the file exists, written at the end when `set history save
+ * on`, as gdb does).  Ctrl-C at the prompt abandons the line and prompts
+ * again ("Quit", as gdb says); during a command it interrupts the command. */
 static void run_tty(dbg *d)
 {
     const struct cmd *last = NULL;
     char *prev = NULL;
+    char *hist = history_path(d);
+    stifle_history(1000);
+    if (hist && access(hist, R_OK) == 0)
+        read_history(hist);
+    dbg_complete_init(d);
     for (;;) {
-        char *line = readline("(ptxi) ");
+        interrupted = 0;
+        char *line = readline(d->collect_num ? ">" : "(ptxi) ");
+        if (!line && interrupted) {
+            /* libedit returns NULL when read() is interrupted: the line is abandoned */
+            printf("\nQuit\n");
+            fflush(stdout);
+            continue;
+        }
         if (!line) {
             putchar('\n');
             break;
         }
         const char *s = skip_ws(line);
         bool go;
-        if (!*s && last && last->repeat && prev) {
-            go = execute(d, prev, &last);
+        if (!*s && last && last->repeat && prev && !d->collect_num) {
+            go = exec_line(d, prev, &last);
         } else {
             if (*s) {
                 add_history(line);
@@ -1305,13 +1945,19 @@ static void run_tty(dbg *d)
                 prev = strdup(line);
             }
             last = NULL;
-            go = execute(d, line, &last);
+            go = exec_line(d, line, &last);
         }
         free(line);
         if (!go)
             break;
     }
     free(prev);
+    dbg_complete_done();
+    char *out = history_path(d);   /* `set history filename` may have changed it */
+    if (d->history_save && out && write_history(out) != 0)
+        dbg_err("ptxi debug: cannot save the history in %s: %s", out, strerror(errno));
+    free(out);
+    free(hist);
 }
 
 int cmd_debug(int argc, char **argv)
@@ -1345,6 +1991,10 @@ int cmd_debug(int argc, char **argv)
                 goto out;
         } else if (!strncmp(a, "--filter=", 9)) {
             filter = a + 9;
+        } else if (!strncmp(a, "--trace=", 8)) {
+            d.trace_path = a + 8;
+        } else if (!strcmp(a, "--trace") && i + 1 < argc) {
+            d.trace_path = argv[++i];
         } else if (!strcmp(a, "--filter") || !strcmp(a, "--complete") || !strcmp(a, "-x") || !strcmp(a, "-ex") ||
                    !strcmp(a, "--command") || !strcmp(a, "--ex")) {
             if (i + 1 >= argc) {
@@ -1407,6 +2057,8 @@ int cmd_debug(int argc, char **argv)
         printf("FAIL %s: kernel: no .entry named \"%s\" in %s\n", d.lc->name, d.lc->kernel, d.lc->ptx);
         goto out;
     }
+    dbg_source_init(&d);
+    d.list_file = -1;
     for (size_t i = 0; i < d.mod->src_len; i++)
         if (d.mod->src[i] == '\n')
             d.nlines++;
@@ -1431,7 +2083,7 @@ int cmd_debug(int argc, char **argv)
         if (script_is_cmd[i]) {
             if (echo)
                 printf("(ptxi) %s\n", scripts[i]);
-            go = execute(&d, scripts[i], NULL);
+            go = exec_line(&d, scripts[i], NULL);
             continue;
         }
         FILE *f = fopen(scripts[i], "r");
@@ -1453,6 +2105,11 @@ int cmd_debug(int argc, char **argv)
 out:
     session_end(&d);
     dbg_syms_free(&d);
+    dbg_displays_free(&d);
+    dbg_source_free(&d);
+    for (size_t i = 0; i < d.nbps; i++)
+        bp_free(&d.bps[i]);
+    free(d.history_file);
     free(d.bps);
     free(d.watches);
     free(d.mbars);

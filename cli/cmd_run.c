@@ -47,6 +47,8 @@ typedef struct run_opts {
     const char *filter;
     uint64_t max_steps;
     double timeout;
+    const char *trace;       /* --trace FILE.json */
+    bool trace_each;         /* several cases: FILE.<case>.json each */
 } run_opts;
 
 static int add_opt(run_opts *o, const char *name, const char *value)
@@ -204,6 +206,23 @@ static void print_stats(ptxi_launch *l, int jobs)
             steps ? (double)thr / (double)steps : 0.0, s, s > 0 ? (double)thr / s * 1e-6 : 0.0, jobs);
 }
 
+/* --trace FILE for launch l: FILE itself, or FILE.<case>.json when several
+ * cases run (malloc'ed; NULL without --trace). */
+static char *trace_path(const run_opts *o, ptxi_launch *l)
+{
+    if (!o->trace)
+        return NULL;
+    if (!o->trace_each)
+        return strdup(o->trace);
+    size_t n = strlen(o->trace);
+    if (n > 5 && !strcmp(o->trace + n - 5, ".json"))
+        n -= 5;
+    char *p = NULL;
+    if (asprintf(&p, "%.*s.%s.json", (int)n, o->trace, ptxi_launch_name(l)) < 0)
+        exit(3);
+    return p;
+}
+
 /* Run launch l in slot k under the options of o; the verdict lands in out. */
 static void run_limited(ptxi_launch *l, run_opts *o, int jobs, int k, outcome *out)
 {
@@ -211,6 +230,10 @@ static void run_limited(ptxi_launch *l, run_opts *o, int jobs, int k, outcome *o
     memset(out, 0, sizeof *out);
     double t0 = now_s();
     int st = apply_opts(l, o, jobs);
+    char *tp = trace_path(o, l);
+    if (st == PTXI_OK && tp)
+        st = ptxi_launch_option(l, "trace", tp);
+    free(tp);
     if (st == PTXI_OK) {
         pthread_mutex_lock(&slots_mu);
         s->l = l;
@@ -352,6 +375,10 @@ static int common_opt(int argc, char **argv, int *i, run_opts *o)
     }
     if ((v = opt_value(argc, argv, i, "--keep-failed")))
         return add_opt(o, "keep-failed", v) ? -1 : 1;
+    if ((v = opt_value(argc, argv, i, "--trace"))) {
+        o->trace = v;
+        return 1;
+    }
     if ((v = opt_value(argc, argv, i, "--max-steps"))) {
         char *end;
         errno = 0;
@@ -435,10 +462,13 @@ static void run_usage(FILE *f)
         "  --expect NAME=FILE         compare a buffer with FILE afterwards\n"
         "options:\n"
         "  --dump NAME[:DTYPE[:SHAPE]]=FILE   write a buffer afterwards: FILE.npy (NumPy, DTYPE,\n"
-        "                             SHAPE like 64x32), '-' (print values), else raw bytes\n"
+        "                             SHAPE like 64x32), FILE.svg / FILE.png (a heat map), '-' (print\n"
+        "                             values), else raw bytes\n"
         "  -j N                       interpreter threads (clusters run in parallel)\n"
         "  --filter SUBSTR            only the cases of a launch file whose name contains SUBSTR\n"
         "  --complete=eager|deferred|random[:SEED]   when async copies land (default deferred)\n"
+        "  --trace FILE.json          write a Perfetto/Chrome timeline: warps, copies, mbarrier phases\n"
+        "                             (several cases: FILE.<case>.json each); runs on one thread\n"
         "  --check=full|none          happens-before checking of shared memory, async copies and\n"
         "                             barriers (default full; none runs faster and finds fewer bugs)\n"
         "  --stats                    print instructions executed, wall time of the launch and\n"
@@ -470,7 +500,10 @@ static void *run_job_thread(void *arg)
 static int run_cases(ptxi_launch **cases, size_t n, run_opts *o)
 {
     int fails = 0;
-    size_t matched = 0;
+    size_t matched = 0, nsel = 0;
+    for (size_t i = 0; i < n; i++)
+        nsel += !o->filter || strstr(ptxi_launch_name(cases[i]), o->filter);
+    o->trace_each = nsel > 1;   /* --trace over several cases: a file each */
     limits_start(1);
     progress_tty = isatty(2);
     for (size_t i = 0; i < n && !sigint_seen; i++) {
@@ -872,6 +905,7 @@ static void test_usage(FILE *f)
         "  --keep-failed DIR          write the actual bytes (and .npy of typed buffers) of failing buffers\n"
         "  -q                         print only failures and the closing line\n"
         "  --stats                    per case: instructions executed, time, rate (stderr)\n"
+        "  --trace FILE.json          a Perfetto/Chrome timeline per case (FILE.<case>.json)\n"
         "  --update                   write the expected files from this run (golden suites)\n"
         "prints one line per case as it finishes, in order: PASS|FAIL FILE[:LINE] :: NAME, details\n"
         "indented below; then 'N passed, N failed'.  Exit status 0 if all passed, 1 if any failed,\n"
@@ -997,6 +1031,7 @@ int cmd_test(int argc, char **argv)
     size_t nthreads = (size_t)o.jobs;
     if (nthreads > nsel)
         nthreads = nsel ? nsel : 1;
+    o.trace_each = nsel > 1;
     /* parallel over cases, not inside one */
     test_job j = {.cases = sel, .n = nsel, .o = &o, .jobs = nthreads > 1 ? 1 : o.jobs};
     j.res = calloc(nsel ? nsel : 1, sizeof *j.res);

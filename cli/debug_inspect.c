@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/debug.h"
+#include "cli/tmap_svg.h"
 #include "tc/wgmma.h"
 
 /* ---- small helpers ---------------------------------------------------------- */
@@ -89,10 +90,8 @@ static const char *base_name(const char *p)
 
 static const char *func_file(const dbg *d, const ir_instr *in)
 {
-    const ir_module *m = d->mod;
-    if (in && in->loc.file && in->loc.file < m->nfiles && m->files[in->loc.file])
-        return base_name(m->files[in->loc.file]);
-    return base_name(m->path ? m->path : "<ptx>");
+    (void)in;
+    return base_name(d->mod->path ? d->mod->path : "<ptx>");
 }
 
 static const ir_instr *instr_at(const dbg *d, int func, uint32_t pc)
@@ -105,8 +104,12 @@ static const ir_instr *instr_at(const dbg *d, int func, uint32_t pc)
 void dbg_loc_str(const dbg *d, int func, uint32_t pc, char *buf, size_t n)
 {
     const ir_instr *in = instr_at(d, func, pc);
+    int sf;
+    uint32_t sl;
     if (!in)
         snprintf(buf, n, "%s:?", func_file(d, NULL));
+    else if (dbg_src_at(d, func, pc, &sf, &sl))
+        snprintf(buf, n, "%s:%u (%s:%u)", func_file(d, in), in->loc.line, dbg_src_name(d, sf), sl);
     else
         snprintf(buf, n, "%s:%u", func_file(d, in), in->loc.line);
 }
@@ -305,23 +308,13 @@ static void cta_str(const dbg *d, int cta, char *buf, size_t n)
 /* Where a waiting lane waits: the interpreter parks a lane blocked at a
  * barrier (and a failed mbarrier poll) after the instruction; show that
  * instruction, which is the line the user is looking for. */
-static uint32_t shown_pc(const dbg *d, int func, uint32_t pc, int state)
+uint32_t dbg_shown_pc(const dbg *d, int func, uint32_t pc, int state)
 {
-    const ir_instr *prev = pc > 0 ? instr_at(d, func, pc - 1) : NULL;
-    if (!prev)
-        return pc;
-    switch (state) {
-    case INTERP_T_BAR: return prev->op == IR_OP_BAR || prev->op == IR_OP_BARRIER ? pc - 1 : pc;
-    case INTERP_T_CLUSTER_BAR: return prev->op == IR_OP_BARRIER_CLUSTER ? pc - 1 : pc;
-    case INTERP_T_MBAR_POLL:
-        return prev->op == IR_OP_MBARRIER_TRY_WAIT || prev->op == IR_OP_MBARRIER_TEST_WAIT ? pc - 1 : pc;
-    case INTERP_T_BULK_WAIT: return prev->op == IR_OP_CP_ASYNC_BULK_WAIT_GROUP ? pc - 1 : pc;
-    default: return pc;
-    }
+    return interp_wait_pc(d->mod, func, pc, state);
 }
 
 /* What lane l of (cta, warp) is doing, in words. */
-static void lane_state_str(const dbg *d, int cta, int warp, int l, char *buf, size_t n)
+void dbg_lane_state_str(const dbg *d, int cta, int warp, int l, char *buf, size_t n)
 {
     interp_wait w;
     if (!interp_lane_wait(d->c, cta, warp, l, &w)) {
@@ -367,14 +360,18 @@ void dbg_show_warp(const dbg *d, int cta, int warp, const char *prefix)
     }
     interp_wait wt;
     if (interp_lane_wait(d->c, cta, warp, __builtin_ctz(lanes), &wt))
-        pc = shown_pc(d, func, pc, wt.state);
+        pc = dbg_shown_pc(d, func, pc, wt.state);
     dbg_loc_str(d, func, pc, where, sizeof where);
-    lane_state_str(d, cta, warp, __builtin_ctz(lanes), st, sizeof st);
+    dbg_lane_state_str(d, cta, warp, __builtin_ctz(lanes), st, sizeof st);
     printf("%s%s warp %d lane%s %s at %s (pc %u%s%s)%s%s\n", prefix ? prefix : "", cs, warp,
            (lanes & (lanes - 1)) ? "s" : "", dbg_lanes_str(lanes, ls, sizeof ls), where, pc,
            d->mod->funcs[func].is_entry ? "" : " in ", d->mod->funcs[func].is_entry ? "" : d->mod->funcs[func].name,
            strcmp(st, "ready") ? ", " : "", strcmp(st, "ready") ? st : "");
     const ir_instr *in = instr_at(d, func, pc);
+    int sf;
+    uint32_t sl;
+    if (d->source_view && dbg_src_at(d, func, pc, &sf, &sl))
+        dbg_show_src_line(d, sf, sl, false);
     if (in)
         dbg_show_source_line(d, in->loc.line, false);
 }
@@ -390,8 +387,9 @@ static int cur_func(const dbg *d)
     return (int)(d->entry - d->mod->funcs);
 }
 
-/* First instruction of a line (or of the next line that has one, inside
- * the function whose body spans it). */
+/* First instruction of a line (or of the next line that has one, in
+ * whichever function it is: a line above the first function, such as
+ * `.version`, means the first instruction). */
 static int line_to_pc(const dbg *d, uint32_t line, int *func, uint32_t *pc)
 {
     const ir_module *m = d->mod;
@@ -406,8 +404,6 @@ static int line_to_pc(const dbg *d, uint32_t line, int *func, uint32_t *pc)
     uint32_t bpc = 0, bline = UINT32_MAX;
     for (uint32_t f = 0; f < m->nfuncs; f++) {
         const ir_function *fn = &m->funcs[f];
-        if (!fn->ninstrs || fn->instrs[0].loc.line > line)
-            continue;
         for (uint32_t i = 0; i < fn->ninstrs; i++) {
             uint32_t l = fn->instrs[i].loc.line;
             if (l > line && l < bline) {
@@ -422,6 +418,24 @@ static int line_to_pc(const dbg *d, uint32_t line, int *func, uint32_t *pc)
     *func = bf;
     *pc = bpc;
     return 0;
+}
+
+/* A function by its CUDA name: `twice` for nvcc's `_Z5twicef` (the
+ * Itanium mangling's <length><name> right after _Z; names nested in a
+ * namespace, _ZN...E, are not matched). */
+static const ir_function *func_by_source_name(const ir_module *m, const char *name)
+{
+    size_t n = strlen(name);
+    for (uint32_t f = 0; f < m->nfuncs; f++) {
+        const char *fn = m->funcs[f].name;
+        if (strncmp(fn, "_Z", 2) || !isdigit((unsigned char)fn[2]))
+            continue;
+        char *end;
+        unsigned long len = strtoul(fn + 2, &end, 10);
+        if (len == n && !strncmp(end, name, n))
+            return &m->funcs[f];
+    }
+    return NULL;
 }
 
 int dbg_parse_location(const dbg *d, const char *s, int *func, uint32_t *pc)
@@ -458,7 +472,17 @@ int dbg_parse_location(const dbg *d, const char *s, int *func, uint32_t *pc)
         *colon = 0;
         const char *path = d->mod->path ? d->mod->path : "";
         if (strcmp(loc, path) && strcmp(loc, base_name(path))) {
-            dbg_err("No source file named %s (the kernel's source is %s).", loc, base_name(path));
+            int sf = dbg_src_file_named(d, loc);
+            if (sf < 0) {
+                dbg_err("No source file named %s (the kernel's source is %s%s).", loc, base_name(path),
+                        d->mod->nfiles ? "; info source lists its CUDA files" : "");
+                goto out;
+            }
+            unsigned long v = strtoul(colon + 1, &end, 10);
+            if (!v || dbg_src_to_pc(d, sf, (uint32_t)v, func, pc))
+                dbg_err("No instruction at or after line %lu of %s.", v, loc);
+            else
+                rc = 0;
             goto out;
         }
         linepart = colon + 1;
@@ -477,6 +501,8 @@ int dbg_parse_location(const dbg *d, const char *s, int *func, uint32_t *pc)
         goto out;
     }
     const ir_function *fn = ir_find_function(d->mod, loc);
+    if (!fn)
+        fn = func_by_source_name(d->mod, loc);
     if (fn && !fn->is_decl && fn->ninstrs) {
         *func = (int)(fn - d->mod->funcs);
         *pc = 0;
@@ -507,27 +533,63 @@ out:
 
 /* ---- registers ---------------------------------------------------------------------- */
 
-/* Register `name` in the function lane `lane` of the selected warp runs. */
-static int reg_lookup(const dbg *d, const char *name, int lane, int *func, uint32_t *slot)
+bool dbg_frame_at(const dbg *d, int lane, int *func, uint32_t *pc)
 {
-    interp_warp_info wi;
-    if (interp_warp_get(d->c, d->cta, d->warp, &wi))
-        return -1;
-    int f = wi.func[lane];
-    if (f < 0 || (uint32_t)f >= d->mod->nfuncs)
+    interp_frame_info fr[64];
+    int n = d->c ? interp_lane_frames(d->c, d->cta, d->warp, lane, fr, 64) : 0;
+    int k = d->frame < n ? d->frame : n - 1;
+    if (k < 0)
+        return false;
+    *func = fr[k].func;
+    *pc = fr[k].pc;
+    return true;
+}
+
+int dbg_reg_find(const dbg *d, const char *name, int lane, uint32_t *slot, int *type)
+{
+    int f;
+    uint32_t pc;
+    if (!dbg_frame_at(d, lane, &f, &pc) || f < 0 || (uint32_t)f >= d->mod->nfuncs)
         return -1;
     const ir_function *fn = &d->mod->funcs[f];
     for (uint32_t i = 0; i < fn->nregs; i++)
         if (!strcmp(fn->regs[i].name, name)) {
-            *func = f;
             *slot = i;
+            if (type)
+                *type = fn->regs[i].type;
             return 0;
         }
     return -1;
 }
 
+bool dbg_reg_read(const dbg *d, int lane, uint32_t slot, uint64_t *lo, uint64_t *hi)
+{
+    if (d->frame == 0)
+        return interp_reg_get128(d->c, d->cta, d->warp, lane, slot, lo, hi);
+    *hi = 0;
+    return interp_frame_reg_get(d->c, d->cta, d->warp, lane, d->frame, slot, lo);
+}
+
+/* Lane l's selected frame runs function func. */
+static bool lane_in(const dbg *d, int l, int func)
+{
+    int f;
+    uint32_t pc;
+    return dbg_frame_at(d, l, &f, &pc) && f == func;
+}
+
+/* Register `name` in the function lane `lane` of the selected warp runs
+ * (in the selected frame). */
+static int reg_lookup(const dbg *d, const char *name, int lane, int *func, uint32_t *slot)
+{
+    uint32_t pc;
+    if (!dbg_frame_at(d, lane, func, &pc))
+        return -1;
+    return dbg_reg_find(d, name, lane, slot, NULL);
+}
+
 /* "%r5" or "%r5[3]" at s; returns chars consumed, name/lane filled (lane -1 if none). */
-static size_t scan_reg(const char *s, char *name, size_t n, int *lane)
+size_t dbg_scan_reg(const char *s, char *name, size_t n, int *lane)
 {
     size_t i = 0;
     if (s[0] != '%')
@@ -585,14 +647,15 @@ int dbg_parse_addr(const dbg *d, const char *s, int defspace, int *space, uint64
         if (*s == '%') {
             char name[64];
             int lane;
-            size_t k = scan_reg(s, name, sizeof name, &lane);
+            size_t k = dbg_scan_reg(s, name, sizeof name, &lane);
             if (!need_resident(d))
                 return -1;
             if (lane < 0)
                 lane = dbg_ref_lane(d);
             int f;
             uint32_t slot;
-            if (lane >= 32 || reg_lookup(d, name, lane, &f, &slot) || !interp_reg_get(d->c, d->cta, d->warp, lane, slot, &v)) {
+            uint64_t hi;
+            if (lane >= 32 || reg_lookup(d, name, lane, &f, &slot) || !dbg_reg_read(d, lane, slot, &v, &hi)) {
                 dbg_err("No register %s in the function lane %d runs.", name, lane);
                 return -1;
             }
@@ -762,7 +825,7 @@ static bool valid_fmt(char f)
 
 /* Format v (raw bits) as type `type` (ir_type) or `bits` wide, in gdb's
  * format letter fmt (0 = by type). */
-static void fmt_value(char *buf, size_t n, uint64_t v, int type, unsigned bits, char fmt)
+void dbg_fmt_value(char *buf, size_t n, uint64_t v, int type, unsigned bits, char fmt)
 {
     char kind = type ? ir_types[type].kind : 'b';
     if (type)
@@ -871,7 +934,7 @@ static void fmt_value128(char *buf, size_t n, uint64_t lo, uint64_t hi, char fmt
         return;
     case 'o': u128_digits(t, sizeof t, v, 8, 1); snprintf(buf, n, "0%s", t); return;
     case 't': u128_digits(buf, n, v, 2, 1); return;
-    case 'c': fmt_value(buf, n, lo, 0, 8, 'c'); return;
+    case 'c': dbg_fmt_value(buf, n, lo, 0, 8, 'c'); return;
     default: u128_digits(t, sizeof t, v, 16, 32); snprintf(buf, n, "0x%s", t); return;
     }
 }
@@ -881,12 +944,12 @@ static void fmt_value128(char *buf, size_t n, uint64_t lo, uint64_t hi, char fmt
 static bool fmt_reg(const dbg *d, int lane, uint32_t slot, int type, char fmt, char *buf, size_t n)
 {
     uint64_t lo, hi;
-    if (!interp_reg_get128(d->c, d->cta, d->warp, lane, slot, &lo, &hi))
+    if (!dbg_reg_read(d, lane, slot, &lo, &hi))
         return false;
     if (ir_types[type].bits > 64)
         fmt_value128(buf, n, lo, hi, fmt);
     else
-        fmt_value(buf, n, lo, type, 0, fmt);
+        dbg_fmt_value(buf, n, lo, type, 0, fmt);
     return true;
 }
 
@@ -924,7 +987,7 @@ static const char *const sreg_names[] = {"%tid.x", "%tid.y", "%tid.z", "%ntid.x"
                                           "%nctaid.z", "%laneid", "%warpid", "%cluster_ctarank"};
 
 /* A special register's value for lane l of the selected warp; -1 if `name` is not one we compute. */
-static int sreg_value(const dbg *d, const char *name, int l, uint64_t *v)
+int dbg_sreg_value(const dbg *d, const char *name, int l, uint64_t *v)
 {
     int k = -1;
     for (size_t i = 0; i < sizeof sreg_names / sizeof sreg_names[0]; i++)
@@ -963,10 +1026,10 @@ static void print_reg(dbg *d, const char *name, int only_lane, char fmt)
     char title[128];
     uint64_t v;
     int ref = only_lane >= 0 ? only_lane : dbg_ref_lane(d);
-    if (sreg_value(d, name, ref, &v) == 0) {
+    if (dbg_sreg_value(d, name, ref, &v) == 0) {
         for (int l = 0; l < wi.nlanes; l++) {
-            sreg_value(d, name, l, &v);
-            fmt_value(vals[l], sizeof vals[l], v, IR_T_U32, 32, fmt);
+            dbg_sreg_value(d, name, l, &v);
+            dbg_fmt_value(vals[l], sizeof vals[l], v, IR_T_U32, 32, fmt);
         }
         if (only_lane >= 0)
             printf("%s[%d] = %s\n", name, only_lane, vals[only_lane]);
@@ -996,7 +1059,8 @@ static void print_reg(dbg *d, const char *name, int only_lane, char fmt)
     if (ir_types[type].kind == 'p' && !fmt) {
         uint32_t t = 0, f = 0;
         for (int l = 0; l < wi.nlanes; l++) {
-            if (wi.func[l] != func || !interp_reg_get(d->c, d->cta, d->warp, l, slot, &v))
+            uint64_t hi;
+            if (!lane_in(d, l, func) || !dbg_reg_read(d, l, slot, &v, &hi))
                 continue;
             if (v & 1)
                 t |= 1u << l;
@@ -1014,11 +1078,29 @@ static void print_reg(dbg *d, const char *name, int only_lane, char fmt)
         return;
     }
     for (int l = 0; l < wi.nlanes; l++) {
-        if (wi.func[l] != func || !fmt_reg(d, l, slot, type, fmt, vals[l], sizeof vals[l]))
+        if (!lane_in(d, l, func) || !fmt_reg(d, l, slot, type, fmt, vals[l], sizeof vals[l]))
             snprintf(vals[l], sizeof vals[l], "?");
     }
     snprintf(title, sizeof title, "%s (.%s, warp %d)", name, ir_types[type].name, d->warp);
     print_lane_table(title, vals, wi.nlanes);
+}
+
+/* print EXPR: its value in the reference lane, kept in the history as $N. */
+static void print_expr(dbg *d, const char *expr, char fmt)
+{
+    dbg_value v;
+    char err[256], buf[DBG_VAL_MAX];
+    if (dbg_eval(d, expr, dbg_ref_lane(d), &v, err, sizeof err)) {
+        dbg_err("%s.", err);
+        return;
+    }
+    struct dbg_hist *nh = realloc(d->hist, (d->nhist + 1) * sizeof *nh);
+    if (!nh)
+        return;
+    d->hist = nh;
+    d->hist[d->nhist++] = (struct dbg_hist){v.u, v.f, v.kind, v.bits};
+    dbg_value_str(&v, fmt, buf, sizeof buf);
+    printf("$%zu = %s\n", d->nhist, buf);
 }
 
 void dbg_cmd_print(dbg *d, const char *fmt, const char *args)
@@ -1034,39 +1116,29 @@ void dbg_cmd_print(dbg *d, const char *fmt, const char *args)
     }
     args = skip_ws(args);
     if (!*args) {
-        dbg_err("Usage: print[/FMT] %%REG [LANE] | %%REG[LANE] | VARIABLE | BUFFER | NUMBER");
+        dbg_err("Usage: print[/FMT] %%REG [LANE] | %%REG[LANE] | VARIABLE | BUFFER | EXPRESSION");
         return;
     }
     if (*args == '%') {
         char name[64];
         int lane;
-        size_t k = scan_reg(args, name, sizeof name, &lane);
+        size_t k = dbg_scan_reg(args, name, sizeof name, &lane);
         const char *r = skip_ws(args + k);
-        if (*r) {
-            char *end;
-            long v = strtol(r, &end, 0);
-            if (end == r || *skip_ws(end) || lane >= 0) {
-                dbg_err("Usage: print %%REG [LANE]: \"%s\" is not a lane number.", r);
+        char *end = (char *)r;
+        long v = *r && isdigit((unsigned char)*r) ? strtol(r, &end, 0) : 0;
+        if (!*r || (end != r && !*skip_ws(end) && lane < 0)) {   /* %REG or %REG LANE: every lane */
+            if (*r)
+                lane = (int)v;
+            if (!need_resident(d))
                 return;
-            }
-            lane = (int)v;
-        }
-        if (!need_resident(d))
+            print_reg(d, name, lane, f);
             return;
-        print_reg(d, name, lane, f);
+        }
+        print_expr(d, args, f);
         return;
     }
-    if (isdigit((unsigned char)*args)) {
-        char *end;
-        errno = 0;
-        uint64_t v = strtoull(args, &end, 0);
-        if (errno || *skip_ws(end)) {
-            dbg_err("\"%s\" is not a number.", args);
-            return;
-        }
-        char b[80];
-        fmt_value(b, sizeof b, v, 0, 64, f ? f : 'u');
-        printf("%s (0x%" PRIx64 ")\n", b, v);
+    if (strpbrk(args, "+-*/%()<>=!&|^~$") || isdigit((unsigned char)*args) || *args == '.') {
+        print_expr(d, args, f);   /* numbers too: $N = value, as gdb */
         return;
     }
     char name[256];
@@ -1132,7 +1204,7 @@ void dbg_cmd_set(dbg *d, const char *fmt, const char *args)
         return;
     char name[64];
     int lane;
-    size_t k = scan_reg(args, name, sizeof name, &lane);
+    size_t k = dbg_scan_reg(args, name, sizeof name, &lane);
     const char *r = skip_ws(args + k);
     if (*r != '=') {
         dbg_err("Usage: set var %%REG[LANE] = VALUE");
@@ -1198,6 +1270,79 @@ void dbg_cmd_set(dbg *d, const char *fmt, const char *args)
 
 /* ---- x --------------------------------------------------------------------------------- */
 
+/* x/g over shared memory: each 8-byte unit that is an mbarrier (one seen
+ * initialised) decoded below the dump. */
+static void x_mbarriers(const dbg *d, int space, uint64_t addr, const uint8_t *buf, unsigned long count)
+{
+    if (space != DBG_SP_SHARED && space != DBG_SP_GENERIC)
+        return;
+    int irsp = space == DBG_SP_SHARED ? IR_SPACE_SHARED_CTA : IR_SPACE_NONE;
+    for (unsigned long i = 0; i < count; i++) {
+        int owner;
+        uint32_t off;
+        if (!dbg_shared_of(d, d->cta, irsp, addr + 8 * i, &owner, &off))
+            continue;
+        for (size_t k = 0; k < d->nmbars; k++) {
+            if (d->mbars[k].cta != owner || d->mbars[k].off != off)
+                continue;
+            uint64_t w;
+            memcpy(&w, buf + 8 * i, 8);
+            interp_mbar mb;
+            interp_mbar_decode(w, &mb);
+            char note[96];
+            sym_note(d, DBG_SP_SHARED, off, note, sizeof note);
+            if (mb.initialised)
+                printf("  smem 0x%x%s: mbarrier phase parity %u, %u of %u arrivals pending, tx-count %d\n", off, note,
+                       mb.phase, mb.pending, mb.expected, mb.tx);
+        }
+    }
+}
+
+/* x's ADDRESS: [SPACE] then a sum of terms (dbg_parse_addr), or any
+ * expression (%r5 * 4 + tile); the space is the keyword's, else that of a
+ * variable the expression starts with, else generic. */
+static int x_addr(dbg *d, const char *args, int *space, uint64_t *addr)
+{
+    if (!strpbrk(args, "*/()<>&|^~!$")) {   /* a sum of terms: the address parser, with its messages */
+        const char *rest;
+        if (dbg_parse_addr(d, args, DBG_SP_GENERIC, space, addr, &rest))
+            return -1;
+        if (*skip_ws(rest)) {
+            dbg_err("Junk after the address: \"%s\".", rest);
+            return -1;
+        }
+        return 0;
+    }
+    const char *e = skip_ws(args);
+    size_t wl = 0;
+    while (is_ident((unsigned char)e[wl]))
+        wl++;
+    int sp = wl ? space_keyword(e, wl) : -1;
+    if (sp >= 0 && isspace((unsigned char)e[wl]))
+        e = skip_ws(e + wl);
+    else
+        sp = -1;
+    dbg_value v;
+    char err[256];
+    err[0] = 0;
+    if (dbg_eval(d, e, dbg_ref_lane(d), &v, err, sizeof err) || v.kind == 'f') {
+        dbg_err("x: %s.", err[0] ? err : "an address cannot be a float");
+        return -1;
+    }
+    if (sp < 0) {
+        size_t k = 0;
+        while (isalnum((unsigned char)e[k]) || e[k] == '_' || e[k] == '$' || e[k] == '.')
+            k++;
+        char *name = k ? strndup(e, k) : NULL;
+        const dbg_sym *sym = name ? dbg_sym_find(d, name) : NULL;
+        sp = sym ? sym->space : name && launch_find_buffer(d->lc, name) ? DBG_SP_GLOBAL : DBG_SP_GENERIC;
+        free(name);
+    }
+    *space = sp;
+    *addr = v.u;
+    return 0;
+}
+
 void dbg_cmd_x(dbg *d, const char *fmt, const char *args)
 {
     unsigned long count = 1;
@@ -1245,13 +1390,8 @@ void dbg_cmd_x(dbg *d, const char *fmt, const char *args)
         space = d->xspace;
         addr = d->xnext;
     } else {
-        const char *rest;
-        if (dbg_parse_addr(d, args, DBG_SP_GENERIC, &space, &addr, &rest))
+        if (x_addr(d, args, &space, &addr))
             return;
-        if (*skip_ws(rest)) {
-            dbg_err("Junk after the address: \"%s\".", rest);
-            return;
-        }
     }
     d->xfmt = f;
     d->xsize = sz;
@@ -1282,10 +1422,12 @@ void dbg_cmd_x(dbg *d, const char *fmt, const char *args)
         if (f == 'x')
             snprintf(s, sizeof s, "0x%0*" PRIx64, (int)size * 2, v);
         else
-            fmt_value(s, sizeof s, v, type, size * 8, f);
+            dbg_fmt_value(s, sizeof s, v, type, size * 8, f);
         printf("\t%s", s);
     }
     putchar('\n');
+    if (size == 8)
+        x_mbarriers(d, space, addr, buf, count);
     free(buf);
     d->xhave = true;
     d->xspace = space;
@@ -1294,54 +1436,170 @@ void dbg_cmd_x(dbg *d, const char *fmt, const char *args)
 
 /* ---- source ------------------------------------------------------------------------------- */
 
+/* The selected warp's pc as the stop report shows it (a waiting warp: the
+ * wait instruction), in the selected frame. */
+static bool cur_pc(const dbg *d, int *f, uint32_t *pc)
+{
+    uint32_t lanes;
+    if (!dbg_warp_next(d, d->cta, d->warp, &lanes, f, pc))
+        return false;
+    int lane = d->lane >= 0 ? d->lane : __builtin_ctz(lanes);
+    if (d->frame > 0)
+        return dbg_frame_at(d, lane, f, pc);
+    interp_wait wt;
+    if (interp_lane_wait(d->c, d->cta, d->warp, __builtin_ctz(lanes), &wt))
+        *pc = dbg_shown_pc(d, *f, *pc, wt.state);
+    return true;
+}
+
 static uint32_t cur_line(const dbg *d)
 {
-    uint32_t lanes, pc;
+    uint32_t pc;
     int f;
-    if (dbg_warp_next(d, d->cta, d->warp, &lanes, &f, &pc)) {
+    if (cur_pc(d, &f, &pc)) {
         const ir_instr *in = instr_at(d, f, pc);
         return in ? in->loc.line : 0;
     }
     return 0;
 }
 
-void dbg_cmd_list(dbg *d, const char *fmt, const char *args)
+/* Lines first..last of the PTX (here: the `=>` line). */
+static void list_ptx(dbg *d, uint32_t first, uint32_t last)
 {
-    (void)fmt;
-    uint32_t start, center = 0;
-    args = skip_ws(args);
-    if (*args) {
-        int f;
-        uint32_t pc;
-        char *end;
-        unsigned long v = strtoul(args, &end, 10);
-        if (isdigit((unsigned char)*args) && !*skip_ws(end))
-            center = (uint32_t)v;   /* a bare line lists around it even without an instruction */
-        else if (dbg_parse_location(d, args, &f, &pc))
-            return;
-        else
-            center = d->mod->funcs[f].instrs[pc].loc.line;
-        start = center > 5 ? center - 5 : 1;
-    } else if (d->list_next) {
-        start = d->list_next;
-    } else {
-        center = cur_line(d);
-        if (!center)
-            center = d->entry->ninstrs ? d->entry->instrs[0].loc.line : 1;
-        start = center > 5 ? center - 5 : 1;
-    }
-    if (start > d->nlines || center > d->nlines) {
-        dbg_err("Line number %u out of range; %s has %u lines.", center > d->nlines ? center : start,
+    if (first > d->nlines) {
+        dbg_err("Line number %u out of range; %s has %u lines.", first,
                 base_name(d->mod->path ? d->mod->path : ""), d->nlines);
         return;
     }
-    uint32_t end = start + 9 < d->nlines ? start + 9 : d->nlines, here = cur_line(d);
-    for (uint32_t l = start; l <= end; l++) {
+    if (last > d->nlines)
+        last = d->nlines;
+    uint32_t here = cur_line(d);
+    for (uint32_t l = first; l <= last; l++) {
         size_t len = 0;
         const char *s = ir_source_line(d->mod, l, &len);
         printf("%s%u\t%.*s\n", l == here ? "=> " : "   ", l, (int)len, s ? s : "");
     }
-    d->list_next = end + 1;
+    d->list_next = last + 1;
+    d->list_file = -1;
+}
+
+/* The CUDA line of the selected warp (file -1: none or not at hand). */
+static uint32_t cur_src(const dbg *d, int *file)
+{
+    int f;
+    uint32_t pc, line;
+    *file = -1;
+    if (!d->source_view || !cur_pc(d, &f, &pc) || !dbg_src_at(d, f, pc, file, &line) || !dbg_src_nlines(d, *file)) {
+        *file = -1;
+        return 0;
+    }
+    return line;
+}
+
+/* list A,B | A, | ,B | N (around N) in file `file` (-1: the PTX). */
+static void list_range(dbg *d, int file, const char *a, uint32_t here)
+{
+    char *end;
+    bool comma = strchr(a, ',') != NULL;
+    unsigned long first = 0, last = 0;
+    const char *p = skip_ws(a);
+    if (*p != ',') {
+        first = strtoul(p, &end, 10);
+        p = skip_ws(end);
+    }
+    if (comma) {
+        p = skip_ws(p + 1);
+        if (*p) {
+            last = strtoul(p, &end, 10);
+            p = skip_ws(end);
+        }
+    }
+    if (*p || (!first && !last) || (first && last && last < first)) {
+        dbg_err("Usage: list [FILE:]A,B | A, | ,B | LINE  (\"%s\")", a);
+        return;
+    }
+    if (!comma) {   /* around a line */
+        uint32_t maxl = file >= 0 ? dbg_src_nlines(d, file) : d->nlines;
+        if (first > maxl) {
+            dbg_err("Line number %lu out of range; %s has %u lines.", first,
+                    file >= 0 ? dbg_src_name(d, file) : base_name(d->mod->path ? d->mod->path : ""), maxl);
+            return;
+        }
+        first = first > 5 ? first - 5 : 1;
+        last = first + 9;
+    } else if (!last) {
+        last = first + 9;
+    } else if (!first) {
+        first = last > 9 ? last - 9 : 1;
+    }
+    if (file >= 0)
+        dbg_list_src(d, file, (uint32_t)first, (uint32_t)last, here);
+    else
+        list_ptx(d, (uint32_t)first, (uint32_t)last);
+}
+
+void dbg_cmd_list(dbg *d, const char *fmt, const char *args)
+{
+    (void)fmt;
+    args = skip_ws(args);
+    int cf;
+    uint32_t here = cur_src(d, &cf);
+    if (!*args) {
+        if (d->list_next) {
+            if (d->list_file >= 0)
+                dbg_list_src(d, d->list_file, d->list_next, d->list_next + 9, d->list_file == cf ? here : 0);
+            else
+                list_ptx(d, d->list_next, d->list_next + 9);
+            return;
+        }
+        if (cf >= 0) {
+            dbg_list_src(d, cf, here > 5 ? here - 5 : 1, (here > 5 ? here - 5 : 1) + 9, here);
+            return;
+        }
+        uint32_t center = cur_line(d);
+        if (!center)
+            center = d->entry->ninstrs ? d->entry->instrs[0].loc.line : 1;
+        uint32_t start = center > 5 ? center - 5 : 1;
+        list_ptx(d, start, start + 9);
+        return;
+    }
+    /* FILE:... names the PTX or one of its .file sources */
+    const char *colon = strrchr(args, ':');
+    if (colon && (isdigit((unsigned char)colon[1]) || colon[1] == ',')) {
+        char *name = strndup(args, (size_t)(colon - args));
+        const char *path = d->mod->path ? d->mod->path : "";
+        int file = -2;
+        if (name && (!strcmp(name, path) || !strcmp(name, base_name(path))))
+            file = -1;
+        else if (name)
+            file = dbg_src_file_named(d, name);
+        if (file == -2 || (file < 0 && name && strcmp(name, path) && strcmp(name, base_name(path)))) {
+            dbg_err("No source file named %s.", name ? name : "?");
+            free(name);
+            return;
+        }
+        free(name);
+        list_range(d, file, colon + 1, file >= 0 && file == cf ? here : 0);
+        return;
+    }
+    if (isdigit((unsigned char)*args) || *args == ',') {
+        /* numbers: in the file the last list showed, else the one we stand in */
+        int file = d->list_next ? d->list_file : cf;
+        list_range(d, file, args, file >= 0 && file == cf ? here : 0);
+        return;
+    }
+    int f;
+    uint32_t pc;
+    if (dbg_parse_location(d, args, &f, &pc))
+        return;
+    int sf;
+    uint32_t sl;
+    if (d->source_view && dbg_src_at(d, f, pc, &sf, &sl) && dbg_src_nlines(d, sf)) {
+        dbg_list_src(d, sf, sl > 5 ? sl - 5 : 1, (sl > 5 ? sl - 5 : 1) + 9, sf == cf ? here : 0);
+        return;
+    }
+    uint32_t center = d->mod->funcs[f].instrs[pc].loc.line;
+    list_ptx(d, center > 5 ? center - 5 : 1, (center > 5 ? center - 5 : 1) + 9);
 }
 
 static bool has_bp(const dbg *d, int func, uint32_t pc)
@@ -1354,11 +1612,16 @@ static bool has_bp(const dbg *d, int func, uint32_t pc)
 
 void dbg_cmd_disas(dbg *d, const char *fmt, const char *args)
 {
-    (void)fmt;
+    bool mixed = fmt && (!strcmp(fmt, "s") || !strcmp(fmt, "m"));
+    if (fmt && *fmt && !mixed) {
+        dbg_err("Bad format \"/%s\": disassemble takes /s (source lines above their instructions).", fmt);
+        return;
+    }
     args = skip_ws(args);
     uint32_t lanes, here = UINT32_MAX, lo, hi;
     int f = -1, hf = -1;
-    if (!dbg_warp_next(d, d->cta, d->warp, &lanes, &hf, &here))
+    (void)lanes;
+    if (!cur_pc(d, &hf, &here))
         hf = -1;
     if (*args) {
         const ir_function *fn = ir_find_function(d->mod, args);
@@ -1379,7 +1642,18 @@ void dbg_cmd_disas(dbg *d, const char *fmt, const char *args)
     if (hi > fn->ninstrs)
         hi = fn->ninstrs;
     printf("Instructions of %s (pc, line):\n", fn->name);
+    int last_file = -1;
+    uint32_t last_line = 0;
     for (uint32_t pc = lo; pc < hi; pc++) {
+        int sf;
+        uint32_t sl;
+        if (mixed && dbg_src_at(d, f, pc, &sf, &sl) && (sf != last_file || sl != last_line)) {
+            size_t len = 0;
+            const char *t = dbg_src_line(d, sf, sl, &len);
+            printf("%s:%u\t%.*s\n", dbg_src_name(d, sf), sl, (int)len, t ? t : "");
+            last_file = sf;
+            last_line = sl;
+        }
         char txt[512];
         ir_format_instr(d->mod, fn, &fn->instrs[pc], txt, sizeof txt);
         bool cur = f == hf && pc == here;
@@ -1430,13 +1704,13 @@ void dbg_info_warps(dbg *d, const char *args)
                 if (done >> l & 1)
                     continue;
                 char st[160];
-                lane_state_str(d, t, w, l, st, sizeof st);
+                dbg_lane_state_str(d, t, w, l, st, sizeof st);
                 uint32_t g = 0;
                 for (int k = l; k < wi.nlanes; k++) {
                     if (done >> k & 1)
                         continue;
                     char sk[160];
-                    lane_state_str(d, t, w, k, sk, sizeof sk);
+                    dbg_lane_state_str(d, t, w, k, sk, sizeof sk);
                     bool exited = wi.state[k] == INTERP_T_EXITED;
                     if (!strcmp(sk, st) && (exited || (wi.func[k] == wi.func[l] && wi.pc[k] == wi.pc[l])))
                         g |= 1u << k;
@@ -1449,7 +1723,7 @@ void dbg_info_warps(dbg *d, const char *args)
                     snprintf(pcs, sizeof pcs, "-");
                     snprintf(where, sizeof where, "-");
                 } else {
-                    uint32_t pc = shown_pc(d, wi.func[l], wi.pc[l], wi.state[l]);
+                    uint32_t pc = dbg_shown_pc(d, wi.func[l], wi.pc[l], wi.state[l]);
                     snprintf(pcs, sizeof pcs, "pc %u", pc);
                     dbg_loc_str(d, wi.func[l], pc, where, sizeof where);
                 }
@@ -1470,7 +1744,7 @@ void dbg_info_registers(dbg *d, const char *args)
         for (const char *p = args; *p;) {
             char name[64];
             int lane;
-            size_t k = scan_reg(p, name, sizeof name, &lane);
+            size_t k = dbg_scan_reg(p, name, sizeof name, &lane);
             if (!k) {
                 dbg_err("\"%s\" is not a register.", p);
                 return;
@@ -1497,13 +1771,14 @@ void dbg_info_registers(dbg *d, const char *args)
         dbg_err("Lane %d is outside the warp (lanes 0-%d).", lane, wi.nlanes - 1);
         return;
     }
-    int f = wi.func[lane];
-    if (f < 0)
+    int f;
+    uint32_t fpc;
+    if (!dbg_frame_at(d, lane, &f, &fpc) || f < 0)
         return;
     const ir_function *fn = &d->mod->funcs[f];
     char cs[64];
     cta_str(d, d->cta, cs, sizeof cs);
-    printf("%s warp %d lane %d, in %s:\n", cs, d->warp, lane, fn->name);
+    printf("%s warp %d lane %d, in %s%s:\n", cs, d->warp, lane, fn->name, d->frame ? " (selected frame)" : "");
     int col = 0;
     for (uint32_t i = 0; i < fn->nregs; i++) {
         char val[DBG_VAL_MAX], cell[DBG_VAL_MAX + 64];
@@ -1653,7 +1928,8 @@ void dbg_info_mbarriers(dbg *d, const char *args)
 
 /* ---- tensor maps ------------------------------------------------------------------------------ */
 
-static void decode_print(const uint8_t map[128], const char *what, bool title)
+/* Decode and print a map; with svg, also draw it there (cli/tmap_svg.c). */
+static void decode_print(const uint8_t map[128], const char *what, bool title, const char *svg)
 {
     tma_map m;
     char why[512];
@@ -1664,6 +1940,12 @@ static void decode_print(const uint8_t map[128], const char *what, bool title)
     if (title)
         printf("%s:\n", what);
     tma_print(&m, stdout);
+    if (!svg)
+        return;
+    if (tmap_svg_file(&m, what, svg, why, sizeof why))
+        dbg_err("info tmaps --svg: %s.", why);
+    else
+        printf("  picture of the box and its shared-memory layout: %s\n", svg);
 }
 
 /* info tmaps: a tensor map inside a by-value struct parameter. */
@@ -1683,9 +1965,28 @@ static void show_struct_tmap(const launch_param *f, const char *path, uint64_t o
            t->k, t->ps->name, off, path, at, (uint64_t)MEM_GENERIC_PARAM + at);
 }
 
+static void info_tmaps(dbg *d, const char *args, const char *svg);
+
 void dbg_info_tmaps(dbg *d, const char *args)
 {
     args = skip_ws(args);
+    char *svg = NULL;
+    if (!strncmp(args, "--svg", 5) && (!args[5] || isspace((unsigned char)args[5]))) {
+        const char *f = skip_ws(args + 5);
+        size_t n = strcspn(f, " \t");
+        if (!n) {
+            dbg_err("Usage: info tmaps --svg FILE.svg [ADDRESS]");
+            return;
+        }
+        svg = strndup(f, n);
+        args = skip_ws(f + n);
+    }
+    info_tmaps(d, args, svg);
+    free(svg);
+}
+
+static void info_tmaps(dbg *d, const char *args, const char *svg)
+{
     if (*args) {
         int space;
         uint64_t a;
@@ -1703,7 +2004,7 @@ void dbg_info_tmaps(dbg *d, const char *args)
             return;
         }
         snprintf(what, sizeof what, "%s 0x%" PRIx64, dbg_space_name(space), a);
-        decode_print(map, what, true);
+        decode_print(map, what, true, svg);
         return;
     }
     const launch_case *lc = d->lc;
@@ -1737,8 +2038,16 @@ void dbg_info_tmaps(dbg *d, const char *args)
                 if (!strcmp(lb->tmaps[k], t->name))
                     printf("  in buffer %s at global 0x%llx\n", lb->name, (unsigned long long)(lb->addr + 128 * k));
         }
-        if (t->status == TMA_SUCCESS)
-            decode_print(t->map, t->name, false);
+        if (t->status != TMA_SUCCESS)
+            continue;
+        char *path = NULL;
+        size_t n = svg ? strlen(svg) : 0;
+        if (n > 4 && !strcmp(svg + n - 4, ".svg"))
+            n -= 4;
+        if (svg && lc->ntmaps > 1 && asprintf(&path, "%.*s.%s.svg", (int)n, svg, t->name) < 0)
+            path = NULL;
+        decode_print(t->map, t->name, false, lc->ntmaps > 1 ? path : svg);
+        free(path);
     }
 }
 
@@ -1871,7 +2180,7 @@ static bool dbg_value_arg(dbg *d, const char *args, uint64_t *v)
     if (*args == '%') {
         char name[64];
         int lane;
-        size_t k = scan_reg(args, name, sizeof name, &lane);
+        size_t k = dbg_scan_reg(args, name, sizeof name, &lane);
         if (*skip_ws(args + k)) {
             dbg_err("Usage: %%REG, %%REG[LANE] or a number.");
             return false;

@@ -125,7 +125,7 @@ int interp_inflight_get(const interp_ctx *c, int i, interp_inflight *out)
 bool interp_sym_addr(const interp_ctx *c, int cta, int warp, int lane, uint32_t sym, int *space, uint64_t *addr)
 {
     const ip_plan *p = c->plan;
-    if (sym >= p->mod->nsyms || p->symloc[sym] == IP_LOC_NONE)
+    if (!p->symloc || sym >= p->mod->nsyms || p->symloc[sym] == IP_LOC_NONE)   /* no symloc: a launch error */
         return false;
     const ip_warp *w = NULL;
     if (p->symloc[sym] == IP_LOC_FRAME) {
@@ -211,4 +211,87 @@ bool interp_lane_wait(const interp_ctx *c, int cta, int warp, int lane, interp_w
         break;
     }
     return true;
+}
+
+int interp_lane_frames(const interp_ctx *c, int cta, int warp, int lane, interp_frame_info *out, int max)
+{
+    const ip_warp *w = warp_of(c, cta, warp);
+    if (!w || lane < 0 || lane >= w->nlanes || (w->exited >> lane & 1))
+        return 0;
+    int n = 0, fi = w->fr[lane];
+    uint32_t pc = w->pc[lane];
+    /* the innermost frame's pc is where the lane stands; a caller's is its
+     * call instruction (the line gdb shows for an outer frame) */
+    while (fi >= 0 && fi < w->nframes && n < max) {
+        const ip_frame *f = &w->frames[fi];
+        out[n].func = f->func;
+        out[n].pc = pc;
+        out[n].ret_pc = n ? pc + 1 : 0;
+        n++;
+        pc = f->call_pc;
+        fi = f->parent;
+    }
+    return n;
+}
+
+bool interp_frame_reg_get(const interp_ctx *c, int cta, int warp, int lane, int level, uint32_t slot,
+                          uint64_t *val)
+{
+    const ip_warp *w = warp_of(c, cta, warp);
+    if (!w || lane < 0 || lane >= w->nlanes || level < 0)
+        return false;
+    int fi = w->fr[lane];
+    for (int k = 0; k < level && fi >= 0 && fi < w->nframes; k++)
+        fi = w->frames[fi].parent;
+    if (fi < 0 || fi >= w->nframes)
+        return false;
+    const ip_frame *f = &w->frames[fi];
+    if (slot >= f->nregs)
+        return false;
+    *val = f->regs[slot * IP_WARP + (unsigned)lane];
+    return true;
+}
+
+int interp_cta_where(const interp_ctx *c, const uint32_t ctaid[3], int *slot)
+{
+    const ip_plan *p = c->plan;
+    const interp_launch *l = &p->launch;
+    for (int d = 0; d < 3; d++)
+        if (ctaid[d] >= l->grid[d])
+            return INTERP_CTA_NONE;
+    if (p->err[0])
+        return c->finished ? INTERP_CTA_DONE : INTERP_CTA_LATER;   /* the first step reports the launch error */
+    uint64_t idx = ctaid[0] / p->cluster[0] +
+                   (uint64_t)p->ncluster[0] * (ctaid[1] / p->cluster[1] + (uint64_t)p->ncluster[1] * (ctaid[2] / p->cluster[2]));
+    if (c->have_cl && idx == c->cl.index) {
+        for (int r = 0; r < c->cl.ncta; r++) {
+            const ip_cta *t = &c->cl.ctas[r];
+            if (t->ctaid[0] == ctaid[0] && t->ctaid[1] == ctaid[1] && t->ctaid[2] == ctaid[2]) {
+                *slot = r;
+                return INTERP_CTA_RESIDENT;
+            }
+        }
+    }
+    if (c->finished || (c->have_cl && idx < c->cl.index) || idx < c->next_cluster - (c->have_cl ? 1 : 0))
+        return INTERP_CTA_DONE;
+    return INTERP_CTA_LATER;
+}
+
+uint32_t interp_smem_size(const interp_ctx *c)
+{
+    return c->plan->smem_size;
+}
+
+uint32_t interp_wait_pc(const ir_module *m, int func, uint32_t pc, int state)
+{
+    if (func < 0 || (uint32_t)func >= m->nfuncs || pc == 0 || pc > m->funcs[func].ninstrs)
+        return pc;
+    int op = m->funcs[func].instrs[pc - 1].op;
+    switch (state) {
+    case INTERP_T_BAR: return op == IR_OP_BAR || op == IR_OP_BARRIER ? pc - 1 : pc;
+    case INTERP_T_CLUSTER_BAR: return op == IR_OP_BARRIER_CLUSTER ? pc - 1 : pc;
+    case INTERP_T_MBAR_POLL: return op == IR_OP_MBARRIER_TRY_WAIT || op == IR_OP_MBARRIER_TEST_WAIT ? pc - 1 : pc;
+    case INTERP_T_BULK_WAIT: return op == IR_OP_CP_ASYNC_BULK_WAIT_GROUP ? pc - 1 : pc;
+    default: return pc;
+    }
 }

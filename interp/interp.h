@@ -293,6 +293,31 @@ typedef struct interp_wait {
 } interp_wait;
 bool interp_lane_wait(const interp_ctx *c, int cta, int warp, int lane, interp_wait *out);
 
+/* Call stack of a lane, innermost first: out[0] is the function the lane
+ * runs and the pc it stands at; out[k] (k > 0) a caller and the pc of its
+ * call instruction (ret_pc: where the callee returns to).  Returns the
+ * number of frames filled (0 if the lane exited or does not exist). */
+typedef struct interp_frame_info {
+    int func;
+    uint32_t pc;
+    uint32_t ret_pc;
+} interp_frame_info;
+int interp_lane_frames(const interp_ctx *c, int cta, int warp, int lane, interp_frame_info *out, int max);
+/* Register `slot` of a lane's frame `level` (0 = innermost, as
+ * interp_reg_get; 1 = its caller, ...). */
+bool interp_frame_reg_get(const interp_ctx *c, int cta, int warp, int lane, int level, uint32_t slot,
+                          uint64_t *val);
+/* Where CTA ctaid stands in the run: resident (*slot = its CTA slot), done
+ * (its cluster ran already), later (not yet started), none (outside the grid). */
+enum { INTERP_CTA_NONE = 0, INTERP_CTA_RESIDENT, INTERP_CTA_DONE, INTERP_CTA_LATER };
+int interp_cta_where(const interp_ctx *c, const uint32_t ctaid[3], int *slot);
+/* The instruction a lane in `state` (INTERP_T_*) waits at: the interpreter
+ * parks a lane blocked at a barrier, or whose mbarrier wait failed, after
+ * the instruction; this gives that instruction (the line users look for). */
+uint32_t interp_wait_pc(const ir_module *m, int func, uint32_t pc, int state);
+/* Bytes of each CTA's shared window (the reserved first KiB included). */
+uint32_t interp_smem_size(const interp_ctx *c);
+
 /* ---- wgmma (interp/wgmma.c) ---------------------------------------------- */
 
 /* The wgmma.mma_async operations of the current cluster issued and not yet

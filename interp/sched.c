@@ -85,17 +85,23 @@ int interp_where(const interp_ctx *c, int func, uint32_t pc, char *buf, size_t l
         return snprintf(buf, len, "(no instruction)");
     const ir_instr *in = &m->funcs[func].instrs[pc];
     const char *file = m->path ? m->path : "<ptx>";
-    if (in->loc.file && in->loc.file < m->nfiles && m->files[in->loc.file])
-        file = m->files[in->loc.file];
     size_t sl = 0;
     const char *src = ir_source_line(m, in->loc.line, &sl);
     while (src && sl && (*src == ' ' || *src == '\t')) {
         src++;
         sl--;
     }
+    /* the CUDA (or Python) line beside the PTX one, from .loc (-lineinfo) */
+    char hl[160] = "";
+    const char *hf;
+    uint32_t hline;
+    if (ir_src_of(m, in->loc.line, &hf, &hline)) {
+        const char *base = strrchr(hf, '/');
+        snprintf(hl, sizeof hl, " (%s:%u)", base ? base + 1 : hf, hline);
+    }
     if (src)
-        return snprintf(buf, len, "%s:%u: %.*s", file, in->loc.line, (int)sl, src);
-    return snprintf(buf, len, "%s:%u", file, in->loc.line);
+        return snprintf(buf, len, "%s:%u%s: %.*s", file, in->loc.line, hl, (int)sl, src);
+    return snprintf(buf, len, "%s:%u%s", file, in->loc.line, hl);
 }
 
 static size_t who(const interp_ctx *c, const ip_warp *w, int lane, char *buf, size_t len, size_t at)

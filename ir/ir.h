@@ -329,8 +329,12 @@ typedef struct ir_module {
     char target[32];           /* "sm_90a" */
     bool target_debug, texmode_unified;
     uint32_t address_size;     /* 32 or 64 */
-    uint32_t nfiles;           /* .file directives (debug info) */
+    uint32_t nfiles;           /* .file directives (debug info): files[N] is `.file N`'s path */
     const char **files;
+    /* .loc directives (ir/srcmap.c): srclines[L] is the source line in
+     * force at PTX line L (1..nsrclines); NULL when the PTX has no .loc. */
+    uint32_t nsrclines;
+    struct ir_srcline { uint32_t line; uint16_t file; } *srclines;
     uint32_t nsyms;
     ir_symbol *syms;           /* every symbol, module and function scope */
     uint32_t nfuncs;
@@ -415,6 +419,13 @@ const ir_symbol *ir_find_symbol(const ir_module *m, const char *name, int32_t ow
 /* One instruction as PTX text (debugger disassembly, error messages). */
 int ir_format_instr(const ir_module *m, const ir_function *f, const ir_instr *in,
                     char *buf, size_t len);
+/* High-level source lines from .file/.loc (ir/srcmap.c).  The parser
+ * calls ir_srcmap_build once; ir_src_of gives the file (as .file wrote
+ * it) and line in force at a PTX line, false if none. */
+typedef struct ir_srcline ir_srcline;
+void ir_srcmap_build(ir_module *m);
+bool ir_src_of(const ir_module *m, uint32_t ptx_line, const char **file, uint32_t *line);
+
 /* The source line `line` (1-based) of the module without its newline. */
 const char *ir_source_line(const ir_module *m, uint32_t line, size_t *len);
 

@@ -38,6 +38,7 @@ struct ptxi_launch {
     bool update, quiet, drop_memory;
     bool no_check;             /* "check" none */
     char *keep_failed;
+    char *trace;               /* "trace": the timeline's file */
     launch_dumps dumps;
     uint64_t progress;
     bool owned_by_file;
@@ -420,6 +421,11 @@ int ptxi_launch_option(ptxi_launch *l, const char *name, const char *v)
         l->keep_failed = *v ? strdup(v) : NULL;
         return PTXI_OK;
     }
+    if (!strcmp(name, "trace")) {
+        free(l->trace);
+        l->trace = *v ? strdup(v) : NULL;
+        return PTXI_OK;
+    }
     if (!strcmp(name, "dump"))
         return launch_spec_dump(&l->dumps, v, l->err, sizeof l->err) ? PTXI_ERROR : PTXI_OK;
     return seterr(l, PTXI_ERROR, "ptxi_launch_option: unknown option \"%s\"", name);
@@ -484,6 +490,7 @@ static void launch_release(ptxi_launch *l)
     launch_free(&l->c);
     ptxi_module_free(l->own);
     free(l->keep_failed);
+    free(l->trace);
     launch_dumps_free(&l->dumps);
 }
 
@@ -786,7 +793,8 @@ int ptxi_launch_run(ptxi_launch *l)
     __atomic_store_n(&l->progress, 0, __ATOMIC_RELAXED);
     launch_run_opts o = {.max_steps = l->max_steps, .stop = &l->stop, .keep_memory = true, .jobs = l->jobs,
                          .policy = l->policy, .seed = l->seed, .update = l->update, .quiet = l->quiet,
-                         .keep_failed = l->keep_failed, .progress = &l->progress, .no_check = l->no_check};
+                         .keep_failed = l->keep_failed, .progress = &l->progress, .trace = l->trace,
+                         .no_check = l->no_check};
     timer t = {.stop = &l->stop};
     pthread_t th;
     bool timed = false;

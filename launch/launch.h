@@ -241,7 +241,8 @@ int launch_spec_buffer(launch_case *c, const char *spec, char *err, size_t errle
 int launch_spec_param(launch_case *c, const char *spec, char *err, size_t errlen);
 const launch_param *launch_unknown_pointer(const launch_case *c, const launch_param *ps, size_t n);
 
-/* --dump requests: written after a run (FILE.npy, raw bytes, or "-": the
+/* --dump requests: written after a run (FILE.npy, FILE.svg / FILE.png: a
+ * heat map (launch/heatmap.c), raw bytes, or "-": the
  * values into the report). */
 typedef struct launch_dump {
     char *buffer, *dtype, *file;
@@ -271,6 +272,8 @@ typedef struct launch_run_opts {
     bool printf_direct;        /* kernel printf to stdout as it happens */
     bool no_check;             /* --check=none: no happens-before checker (check/) */
     const char *keep_failed;   /* directory: failing buffers' bytes (.bin, and .npy when typed) */
+    const char *trace;         /* write a Chrome/Perfetto timeline here (launch/trace.c): the
+                                  launch then runs through the step API on one host thread */
 } launch_run_opts;
 
 typedef struct launch_outcome {

@@ -179,7 +179,10 @@ PTXI_API int ptxi_launch_check(ptxi_launch *l);
  *   "quiet"        1: a passing report is the PASS line alone
  *   "keep-failed"  DIR: failing buffers' bytes (.bin, .npy when typed)
  *   "dump"         NAME[:DTYPE[:SHAPE]]=FILE: write a buffer after each run
- *                  (FILE.npy, raw, or "-": its values into the report)
+ *                  (FILE.npy, FILE.svg / FILE.png: a heat map, raw, or "-":
+ *                  its values into the report)
+ *   "trace"        FILE.json: write a Chrome/Perfetto timeline of each run
+ *                  (warps, copies, mbarrier phases; one host thread); "" none
  *   "keep-memory"  0: free the device memory after a run (no ptxi_launch_read)
  * PTXI_ERROR for an unknown name or a bad value (the errmsg says which). */
 PTXI_API int ptxi_launch_option(ptxi_launch *l, const char *name, const char *value);

@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "launch/launch.h"
+#include "launch/trace.h"
 #include "interp/interp.h"
 
 /* ---- growing text ------------------------------------------------------------ */
@@ -384,7 +385,14 @@ int launch_run_case(launch_case *c, const launch_run_opts *o, const ir_module *g
         goto done;
     }
     *ir = res_zero;
-    interp_run(&l, ir);
+    char terr[512];
+    if (!o->trace)
+        interp_run(&l, ir);
+    else if (launch_trace_run(&l, ir, o->trace, terr, sizeof terr)) {   /* a file that cannot be written fails the case */
+        memset(ir, 0, sizeof *ir);
+        ir->status = INTERP_LAUNCH_ERROR;
+        snprintf(ir->msg, sizeof ir->msg, "%s", terr);
+    }
     if (pf) {
         fclose(pf);
         pf = NULL;

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "launch/launch.h"
+#include "launch/heatmap.h"
 
 static void seterr(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void seterr(char *err, size_t errlen, const char *fmt, ...)
@@ -294,12 +295,18 @@ int launch_do_dumps(const launch_case *c, mem_global *g, const launch_dumps *o, 
         }
         size_t fl = strlen(d->file);
         bool npy = fl > 4 && !strcmp(d->file + fl - 4, ".npy");
+        bool svg = fl > 4 && !strcmp(d->file + fl - 4, ".svg"), png = fl > 4 && !strcmp(d->file + fl - 4, ".png");
         FILE *f = fopen(d->file, "wb");
         char err[256] = "";
         int r = -1;
         if (f) {
+            launch_heatmap_in hm = {b->name, d->dtype, d->shape, d->ndim, h, b->bytes};
             if (npy)
                 r = launch_write_npy(f, d->dtype, d->shape, d->ndim, h, b->bytes, err, sizeof err);
+            else if (svg)
+                r = launch_heatmap_write_svg(f, &hm, err, sizeof err);
+            else if (png)
+                r = launch_heatmap_write_png(f, &hm, err, sizeof err);
             else
                 r = fwrite(h, 1, b->bytes, f) == b->bytes ? 0 : -1;
             if (fclose(f))

@@ -1691,6 +1691,7 @@ ir_module *ptx_parse(const char *path, const char *src, size_t len, ir_diag *dia
     m->npragmas = b->nmpragmas;
     HAND_OVER(m->pragmas, b->mpragmas, b->nmpragmas, b->capmpragmas);
     m->files = ir_arena_alloc(A, sizeof *m->files);
+    ir_srcmap_build(m);
 
     free(b->syms); free(b->funcs); free(b->items); free(b->files); free(b->init);
     free(b->params); free(b->rets); free(b->regs); free(b->vecpool);

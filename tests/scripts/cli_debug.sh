@@ -11,7 +11,7 @@
 PTXI=${PTXI:-build/ptxi}
 T=${TMPDIR:-/tmp}/ptxi-cli-debug.$$
 mkdir -p "$T"
-trap 'rm -rf "$T"' EXIT
+trap '[ -n "$KEEP" ] || rm -rf "$T"' EXIT
 
 ok() { echo "PASS debug/$1"; }
 bad() { echo "FAIL debug/$1: $2"; }
@@ -326,7 +326,7 @@ has err_list errors "Line number 9999 out of range; tma_tile2d.ptx has 91 lines.
 has err_count errors '"0" is not a positive count.'
 has err_continue_arg errors "continue takes no argument here"
 has err_warp errors 'Warp "9" is not 0..3.'
-has err_cta errors "CTA (1,0,0) is not resident"
+has err_cta errors "CTA (1,0,0) is outside the grid (1,1,1)"
 has err_lane errors "Usage: lane N (0..31) | lane auto"
 has err_reg errors "No register %nosuch in tma_tile2d"
 has err_reg_lane errors "Lane 40 is outside the warp (lanes 0-31)."
@@ -338,6 +338,216 @@ has err_step_fmt errors "step takes no /FORMAT."
 has err_help errors 'Undefined command "zz" (try `help`).'
 lacks quit_stops_reading errors "%r5 (.b32"
 status errors_exit errors 0
+
+# ---- gdb's vocabulary: stack, expressions, displays, conditions, commands, scripting ----------
+printf 'echo sourced-file-ran\\n\np 40 + 2\n' > "$T/sourced"
+session gdb $CALLS <<EOF
+break 3
+info breakpoints
+delete
+break twice
+run
+bt
+up
+p %r1 + 100
+info frame
+down
+where
+finish
+p \$pc
+p /x %r1 * 16
+p/d -5 + 2
+p %r1 == 0 && %tid.x < 32
+p 7 / 2.0
+p \$1 + 1
+p (3 + 4) * 2 << 1
+p 1 / 0
+p %nosuch + 1
+display %r2
+display/x %r1
+next
+info display
+undisplay 1
+next
+up
+delete
+tbreak LOOP if %r6 == 2 && %tid.x == 33
+info breakpoints
+continue
+p %r6
+info breakpoints
+break 42
+condition 4 %r6 == 1
+ignore 4 1
+commands 4
+echo in-commands\\n
+p %r6 * 10
+end
+info breakpoints
+run
+delete
+cuda
+cuda thread 40
+cuda block 0,0,0 thread 5
+cta 0,0,0 1
+info threads
+echo done-echo\\n
+shell echo shell-ran
+source $T/sourced
+list 40,42
+list
+finish
+EOF
+has break_before_first gdb "Breakpoint 1 at calls.ptx:12 (pc 0 of twice)"
+has bt_two_frames gdb "* #0  twice (pc 0) at calls.ptx:12
+  #1  calls (pc 3) at calls.ptx:31, in the call"
+has up_selects_caller gdb "#1  calls (pc 3) at calls.ptx:31, in the call
+31		call.uni (rv0), twice, (arg0);"
+has caller_register gdb "\$1 = 100"
+has info_frame gdb "Stack level 1 of lane 0 (warp 0), frame of calls:"
+has where_after_down gdb "* #0  twice (pc 0)"
+has finish_returns gdb "Run till exit from #0 twice
+CTA (0,0,0) warp 0 lanes 0-31 at calls.ptx:32 (pc 4)"
+has print_pc gdb "\$2 = 4"
+has print_hex_space gdb "\$3 = 0x0"
+has print_signed gdb "\$4 = -3"
+has print_logic gdb "\$5 = 1"
+has print_float gdb "\$6 = 3.5"
+has print_history gdb "\$7 = 101"
+has print_shift gdb "\$8 = 28"
+has print_div_zero gdb "division by zero."
+has print_no_reg gdb "no register %nosuch in the function lane 0 runs."
+has display_shows gdb "1: %r2 = 0"
+has display_after_next gdb "34		shl.b32 	%r3, %r1, 2;
+1: %r2 = 0"
+has info_display gdb "1   y   %r2
+2   y   /x %r1"
+has up_outermost gdb "Initial frame selected; you cannot go up (lane 0 has 1 frame)."
+has tbreak_cond gdb "Temporary breakpoint 3 at calls.ptx:40 (pc 10 of calls), if %r6 == 2 && %tid.x == 33"
+has cond_stop gdb "Temporary breakpoint 3, CTA (0,0,0) warp 1 lanes 0-31 at calls.ptx:40 (pc 10)"
+has cond_lane gdb "(the condition holds in lane 1, now selected)"
+has cond_value gdb "%r6 (.b32, warp 1) = 2 (all 32 lanes)"
+lacks tbreak_deleted gdb "3    tbreakpoint y    calls.ptx:40 (pc 10 of calls), hit"
+has condition_set gdb "Breakpoint 4 stops only if %r6 == 1."
+has ignore_set gdb "Will ignore next 1 crossing of breakpoint 4."
+has info_cond gdb "        stop only if %r6 == 1
+        will ignore next 1 crossing"
+has info_commands gdb "        echo in-commands\n
+        p %r6 * 10"
+has commands_ran gdb "Breakpoint 4, CTA (0,0,0) warp 1 lanes 0-31 at calls.ptx:42 (pc 12)
+42		@%p1 bra 	LOOP;
+(the condition holds in lane 0, now selected)
+2: /x %r1 = 0x20
+in-commands
+\$9 = 10"
+has cuda_focus gdb "kernel calls, block (0,0,0), thread (32,0,0), warp 1, lane 0"
+has cuda_thread gdb "[Switching focus to CUDA kernel calls, block (0,0,0), thread (40,0,0): warp 1 lane 8]"
+has cuda_block_thread gdb "thread (5,0,0): warp 0 lane 5]"
+has cta_warp gdb "thread (32,0,0): warp 1 lane 0]"
+has info_threads gdb "* warp 1"
+has echo gdb "done-echo"
+has shell gdb "shell-ran"
+has source_file gdb "sourced-file-ran
+\$10 = 42"
+has list_range gdb "   40		add.s32 	%r6, %r6, 1;
+   41		setp.lt.u32 	%p1, %r6, 3;"
+has list_continues gdb "   43		bar.sync 	0;"
+has finish_outermost gdb '"finish" not meaningful in the outermost frame'
+
+# cuda-gdb's info cuda views
+session infocuda $CALLS <<'EOF'
+info cuda kernels
+info cuda threads
+b LOOP
+run
+info cuda blocks
+info cuda threads
+info cuda lanes
+info cuda bogus
+EOF
+has info_cuda_kernels infocuda "* 0      calls     (1,1,1) (64,1,1) (1,1,1) not started"
+has info_cuda_not_resident infocuda "No CTA is resident (use \`run\` first)."
+has info_cuda_blocks infocuda "* (0,0,0) 0     2      running"
+has info_cuda_threads infocuda "* (0,0,0) (0,0,0) -> (31,0,0) 0     0-31     32  10    calls.ptx:40         ready
+  (0,0,0) (32,0,0) -> (63,0,0) 1     0-31     32  0     calls.ptx:25         ready"
+has info_cuda_usage infocuda "Usage: info cuda kernels|blocks|warps|lanes|threads"
+
+# advance leaves no temporary breakpoint behind when something else stops first
+session advance $CALLS <<'EOF'
+break LOOP
+run
+delete
+break 42
+advance 46
+info breakpoints
+EOF
+has advance_stopped_elsewhere advance "Breakpoint 2, CTA (0,0,0) warp 0 lanes 0-31 at calls.ptx:42"
+lacks advance_no_leftover advance "tbreakpoint"
+
+# a waiting warp: list/disas mark the instruction it waits at (the stop report's line)
+session waiting $TILE <<'EOF'
+b 59
+run
+step
+list
+disas
+EOF
+has waiting_report waiting "waiting at barrier 0 (bar.sync)"
+has waiting_list_marker waiting "=> 59		bar.sync 	0;"
+has waiting_disas_marker waiting "=>*   15  59    bar.sync 0;"
+
+# typed watchpoints: floats, an mbarrier decoded; outside shared memory refused
+session typed $TILE <<'EOF'
+watch smem 0x100000 4
+b 59
+run
+watch/f smem tile 8
+watch smem bar 8
+delete 1
+x/xg bar
+continue
+x/2fw tile
+x/2f tile
+EOF
+has x_mbarrier_decoded typed "smem 0x600 <bar>:	0x4002000000100000
+  smem 0x600 <bar>: mbarrier phase parity 0, 0 of 1 arrivals pending, tx-count 512"
+has watch_outside typed "watch: smem 0x100000 + 4 bytes is outside the CTA's shared memory (0x400..0x680; the first KiB is reserved)."
+has watch_floats typed "Old value = 0 0
+New value = 816 817"
+has watch_mbarrier typed "Old value = mbarrier phase parity 0, 0 of 1 arrivals pending, tx-count 512 (0x4002000000100000)
+New value = mbarrier phase parity 1, 1 of 1 arrivals pending, tx-count 0"
+has x_float_words typed "smem 0x400 <tile>:	816	817"
+
+# a large grid: a condition on %ctaid stops in CTA 200 only; focus runs until a CTA is resident
+session large tests/launch/lineinfo/large.json <<'EOF'
+break lineinfo.cu:17 if %ctaid.x == 200 && %tid.x == 37
+run
+p %ctaid.x
+delete
+warp 230,0,0 1
+cta 240
+cta 3,0,0
+cta 999
+EOF
+has large_cond_stop large "Breakpoint 1, CTA (200,0,0) warp 1 lanes 0-31 at lineinfo.ptx:118 (lineinfo.cu:17) (pc 39)"
+has large_cond_lane large "(the condition holds in lane 5, now selected)"
+has large_ctaid large "%ctaid.x (warp 1) = 200 (all 32 lanes)"
+has large_warp_focus large "Running until CTA (230,0,0) is resident..."
+has large_warp_selected large "Switched to CTA (230,0,0) warp 1"
+has large_cta_focus large "[Switching focus to CUDA kernel scale, block (240,0,0), thread (0,0,0): warp 0 lane 0]"
+has large_cta_done large "CTA (3,0,0) has already run to its end"
+has large_cta_outside large "CTA (999,0,0) is outside the grid (256,1,1)."
+
+# a launch error: focus and symbols do not crash the debugger; the error is the verdict
+session badcluster tests/launch/debug/badcluster.json <<'EOF'
+cta 0,0,0
+run
+bt
+info threads
+EOF
+has launch_error_reported badcluster "Kernel stopped: launch error: grid (1,1,1) is not a multiple of the cluster (3,1,1)"
+has launch_error_no_stack badcluster "No stack: the kernel has exited."
+status launch_error_exit badcluster 0
 
 # ---- command line ---------------------------------------------------------------------------
 "$PTXI" debug $TILE -ex 'b 59' -ex run -ex 'info async' --batch > "$T/batch.out" 2>&1; echo $? > "$T/batch.rc"
@@ -366,8 +576,9 @@ status ptx_exit ptx 2
 has unknown_option opt "ptxi debug: unknown option '--bogus'"
 status unknown_option_exit opt 2
 printf 'help\n' | "$PTXI" debug $TILE > "$T/help.out" 2>&1; echo $? > "$T/help.rc"
-for c in "run, r" "continue, c" "step, s" "next, n" "break, b" "watch" "delete, d" "info, i" "warp" \
-         "list, l" "print, p" "x " "quit, q"; do
+for c in "run, r" "continue, c" "step, s" "next, n" "stepi, si" "finish, fin" "break, b" "tbreak" "condition" \
+         "ignore" "commands" "watch" "delete, d" "disable" "info, i" "warp" "cta" "cuda" "backtrace, bt" "where" \
+         "frame, f" "up" "down" "list, l" "print, p" "x " "display" "undisplay" "echo" "shell" "source" "quit, q"; do
     has "help_lists_${c%%,*}" help "  $c"
 done
 status eof_quits help 0
