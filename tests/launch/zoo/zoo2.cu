@@ -59,6 +59,16 @@ __device__ __forceinline__ void mma(float (&d)[8], const unsigned (&a)[4], unsig
                  : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7])
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc) : "memory");
 }
+// the same with A in shared memory too (desc_b's layout, 64 rows: 2 KiB)
+__device__ __forceinline__ void mma_ss(float (&d)[8], unsigned long long da, unsigned long long db)
+{
+    asm volatile("wgmma.fence.sync.aligned;\n\t"
+                 "wgmma.mma_async.sync.aligned.m64n16k16.f32.f16.f16 {%0, %1, %2, %3, %4, %5, %6, %7}, "
+                 "%8, %9, 1, 1, 1, 0, 0;\n\t"
+                 "wgmma.commit_group.sync.aligned;"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7])
+                 : "l"(da), "l"(db) : "memory");
+}
 __device__ __forceinline__ void mma_wait(float (&d)[8])
 {
     asm volatile("wgmma.wait_group.sync.aligned 0;"
@@ -166,3 +176,73 @@ template <bool BUG> __device__ __forceinline__ void k_wg_tile_overwrite(const Te
     }
 }
 ZOO(wg_tile_overwrite)
+
+// 3. A CUTLASS-style mainloop that keeps one wgmma in flight (wait_group 1)
+//    must release the stage of the *previous* k-tile after that wait; this
+//    one releases the current stage, whose wgmma is still the one in flight.
+template <bool BUG> __device__ __forceinline__ void k_wg_release_wrong_stage(const TensorMap *tm, float *dst)
+{
+    __shared__ Ring r;
+    __shared__ alignas(128) unsigned amat[512];   // A: 64x16 f16, every element 1.0
+    for (int i = threadIdx.x; i < 512; i += blockDim.x)
+        amat[i] = 0x3c003c00u;
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    ring_init(r);
+    if (threadIdx.x < NCONS) {
+        float d[8] = {};
+#pragma unroll 1
+        for (int k = 0; k < TILES; k++) {
+            int s = k % STAGES, ph = (k / STAGES) & 1;
+            wait_parity(saddr(&r.full[s]), ph);
+            mma_ss(d, desc_b(saddr(amat)), desc_b(saddr(r.tile[s])));
+            asm volatile("wgmma.wait_group.sync.aligned 1;"
+                         : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]),
+                           "+f"(d[7]) :: "memory");
+            if (BUG)
+                arrive(saddr(&r.empty[s]));
+            else if (k > 0)
+                arrive(saddr(&r.empty[(k - 1) % STAGES]));
+        }
+        mma_wait(d);
+        epilogue(d, dst);
+    } else if (threadIdx.x == NCONS) {
+        for (int k = 0; k < TILES; k++) {
+            int s = k % STAGES, ph = (k / STAGES) & 1;
+            wait_parity(saddr(&r.empty[s]), ph ^ 1);
+            arrive_expect_tx(saddr(&r.full[s]), TILE_BYTES);
+            tma_load(saddr(r.tile[s]), tm, 16 * k, 8, saddr(&r.full[s])); // BUG wg_release_wrong_stage wgmma-operand-overwritten
+        }
+    }
+}
+ZOO(wg_release_wrong_stage)
+
+// 4. The consumer warpgroup issues its wgmma on the stage without waiting on
+//    the stage's full barrier: the tensor core may read the tile before (or
+//    while) the TMA lands.
+template <bool BUG> __device__ __forceinline__ void k_wg_no_full_wait(const TensorMap *tm, float *dst)
+{
+    __shared__ Ring r;
+    ring_init(r);
+    if (threadIdx.x < NCONS) {
+        float d[8] = {};
+        unsigned a[4] = { 0x3c003c00u, 0x3c003c00u, 0x3c003c00u, 0x3c003c00u };
+#pragma unroll 1
+        for (int k = 0; k < TILES; k++) {
+            int s = k % STAGES, ph = (k / STAGES) & 1;
+            if (!BUG)
+                wait_parity(saddr(&r.full[s]), ph);
+            mma(d, a, desc_b(saddr(r.tile[s]))); // BUG wg_no_full_wait copy-not-waited
+            mma_wait(d);
+            arrive(saddr(&r.empty[s]));
+        }
+        epilogue(d, dst);
+    } else if (threadIdx.x == NCONS) {
+        for (int k = 0; k < TILES; k++) {
+            int s = k % STAGES, ph = (k / STAGES) & 1;
+            wait_parity(saddr(&r.empty[s]), ph ^ 1);
+            arrive_expect_tx(saddr(&r.full[s]), TILE_BYTES);
+            tma_load(saddr(r.tile[s]), tm, 16 * k, 8, saddr(&r.full[s])); // BUG wg_no_full_wait wgmma-operand-overwritten
+        }
+    }
+}
+ZOO(wg_no_full_wait)
