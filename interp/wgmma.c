@@ -522,7 +522,8 @@ static int issue(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, uin
             char a[300];
             where(c, (int)(tag >> 1 & 0xFFFF), (uint32_t)(tag >> 17 & 0xFFFFFFFF), a, sizeof a);
             return ip_error(c, INTERP_FAULT, w, 0, f->func, c->xpc,
-                            "wgmma.mma_async reads shared memory at 0x%x that warp %u lane %u wrote through "
+                            "data race [missing-proxy-fence]: wgmma.mma_async reads shared memory at 0x%x that "
+                            "warp %u lane %u wrote through "
                             "the generic proxy at %s with no fence.proxy.async since", k * 16,
                             (unsigned)(tag >> 49 & 0x7F), (unsigned)(tag >> 56 & 0x1F), a);
         }

@@ -246,3 +246,32 @@ template <bool BUG> __device__ __forceinline__ void k_wg_no_full_wait(const Tens
     }
 }
 ZOO(wg_no_full_wait)
+
+// 5. The warpgroup fills A in shared memory with st.shared (a dequantised
+//    operand) and the wgmma reads it through the async proxy with no
+//    fence.proxy.async between: the tensor core may see stale bytes.
+template <bool BUG> __device__ __forceinline__ void k_wg_no_proxy_fence(const TensorMap *tm, float *dst)
+{
+    __shared__ Ring r;
+    __shared__ alignas(128) unsigned amat[512];
+    for (int i = threadIdx.x; i < 512; i += blockDim.x)
+        amat[i] = 0x3c003c00u; // BUG wg_no_proxy_fence missing-proxy-fence
+    if (!BUG)
+        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    ring_init(r);
+    if (threadIdx.x < NCONS) {
+        float d[8] = {};
+#pragma unroll 1
+        for (int k = 0; k < TILES; k++) {
+            int s = k % STAGES, ph = (k / STAGES) & 1;
+            wait_parity(saddr(&r.full[s]), ph);
+            mma_ss(d, desc_b(saddr(amat)), desc_b(saddr(r.tile[s]))); // BUG wg_no_proxy_fence missing-proxy-fence
+            mma_wait(d);
+            arrive(saddr(&r.empty[s]));
+        }
+        epilogue(d, dst);
+    } else {
+        produce<false>(r, tm);
+    }
+}
+ZOO(wg_no_proxy_fence)
