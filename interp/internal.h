@@ -111,6 +111,9 @@ typedef struct ip_warp {
     uint32_t valid;            /* lanes that exist */
     uint32_t exited;
     uint32_t polling;          /* last mbarrier wait failed; see sched.c */
+    uint32_t converging;       /* parked at an .aligned instruction until the
+                                  warp's lanes still behind arrive; sched.c */
+    uint32_t conv_need;        /* the live lanes when they parked */
     uint32_t ccf;              /* carry flag per lane (add.cc / addc) */
     uint32_t pc[IP_WARP];
     uint16_t fr[IP_WARP];      /* frame index per lane */

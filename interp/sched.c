@@ -34,6 +34,22 @@
  * corpus removed exactly the cases whose phase never completed).  This is
  * a documented choice; hardware would spin and then take the timeout path.
  *
+ * Aligned instructions.  An instruction with .aligned (wgmma.*, mma.sync,
+ * ldmatrix, setmaxnreg, barrier.cluster, ...) must be executed by every
+ * thread of the warp together.  ptxas guarantees it after an if whose
+ * threads diverged by placing a convergence barrier at the join (BSSY /
+ * BSYNC): threads that leave the if early wait there.  ptxi's equivalent:
+ * a group that reaches an .aligned instruction while other live lanes of
+ * its warp are elsewhere (running, polling an mbarrier, blocked) is parked
+ * (w->converging) and runs once they arrive or exit.  If the rest of the
+ * warp parks at another .aligned instruction, the warp has diverged for
+ * good: the lanes run as they are and the instruction's own check reports
+ * the partial warp.  A lane that can never arrive leaves the others parked
+ * and the run ends in a deadlock report that names them.  CuTe's main
+ * loop needs this: lane 0 of warp 0 waits on an mbarrier inside
+ * `if (warp_idx == 0 && elect_one)` while lanes 1..31 run on to the next
+ * wgmma.
+ *
  * %clock64 is the cluster's count of warp instructions (plus a base), so
  * 2^31 cycles of a poll bound are 2^31 instructions away.
  */
@@ -319,6 +335,79 @@ static uint32_t lanes_at(const ip_warp *w, uint16_t fr, uint32_t pc)
 #endif
 }
 
+/* ---- aligned instructions: convergence ------------------------------------------- */
+
+static bool instr_aligned(const interp_ctx *c, int func, uint32_t pc)
+{
+    const ir_function *fn = ip_func(c, func);
+    if (pc >= fn->ninstrs)
+        return false;
+    const ir_instr *in = &fn->instrs[pc];
+    for (int i = 0; i < in->nmods; i++)
+        if (in->mods[i] == IR_M_ALIGNED)
+            return true;
+    return false;
+}
+
+/* Before group *g executes: if its instruction is .aligned and live lanes
+ * of the warp are neither here nor parked elsewhere, park the group
+ * (returns true: do not execute now).  Otherwise unpark the lanes waiting
+ * here and execute with them; if the rest of the warp is parked at another
+ * .aligned instruction, the warp diverged for good: unpark everyone and let
+ * the instruction run with the lanes it has (its own check reports it). */
+static bool converge_gate(interp_ctx *c, ip_warp *w, uint32_t *g)
+{
+    uint32_t live = w->valid & ~w->exited;
+    if ((*g & live) == live)
+        return false;
+    int l0 = __builtin_ctz(*g);
+    uint16_t fr = w->fr[l0];
+    uint32_t pc = w->pc[l0];
+    if (!instr_aligned(c, w->frames[fr].func, pc))
+        return false;
+    uint32_t here = lanes_at(w, fr, pc) & live & ~w->polling & (*g | w->converging);
+    uint32_t others = live & ~here;
+    if (others & ~w->converging) {
+        w->converging |= *g;
+        w->conv_need |= live;
+        return true;
+    }
+    w->converging = others ? 0 : w->converging & ~here;
+    if (!w->converging)
+        w->conv_need = 0;
+    *g = here;
+    return false;
+}
+
+/* Unpark lanes of w once nothing outside them can still arrive.  Lanes of
+ * the warp that exited while others waited at an .aligned instruction never
+ * execute it with them: the H100 waits for them forever (tests/launch/zoo,
+ * tensormap.cp_fenceproxy by one lane); reported.  -1: the run stops. */
+static int converge_release(interp_ctx *c, ip_warp *w)
+{
+    uint32_t live = w->valid & ~w->exited;
+    w->converging &= live;
+    if (w->converging && !(live & ~w->converging)) {
+        /* every live lane is parked: at one instruction (they run together)
+         * or at several (they diverged for good) */
+        uint32_t gone = w->conv_need & ~live;
+        if (gone) {
+            int ln = __builtin_ctz(w->converging);
+            int func = w->frames[w->fr[ln]].func;
+            const ir_instr *in = &ip_func(c, func)->instrs[w->pc[ln]];
+            ip_error(c, INTERP_FAULT, w, ln, func, w->pc[ln],
+                     "[aligned-partial-warp]: %s%s executed by lanes 0x%08x of the warp while lanes 0x%08x "
+                     "exited without executing it: every thread of the warp must (the GPU waits for them)",
+                     ir_ops[in->op].name, ir_has(in, IR_M_SYNC) ? ".sync.aligned" : ".aligned",
+                     w->converging, gone);
+            return -1;
+        }
+        w->converging = 0;
+        w->conv_need = 0;
+    }
+    return 0;
+}
+
 /* The lanes of `cand` sharing the deepest frame and, in it, the lowest PC. */
 static uint32_t pick_group(const ip_warp *w, uint32_t cand)
 {
@@ -387,10 +476,12 @@ static void deadlock(interp_ctx *c)
                 for (int ln = l0; ln < w->nlanes; ln++)
                     if (!(done >> ln & 1) && w->st[ln] == w->st[l0] && w->pc[ln] == w->pc[l0] &&
                         w->fr[ln] == w->fr[l0] && w->wait[ln] == w->wait[l0] &&
-                        (w->polling >> ln & 1) == (w->polling >> l0 & 1))
+                        (w->polling >> ln & 1) == (w->polling >> l0 & 1) &&
+                        (w->converging >> ln & 1) == (w->converging >> l0 & 1))
                         grp |= 1u << ln;
                 done |= grp;
                 int st = (w->polling >> l0 & 1) ? INTERP_T_MBAR_POLL : w->st[l0];
+                bool conv = w->converging >> l0 & 1;
                 int func = w->frames[w->fr[l0]].func;
                 uint32_t pc = w->pc[l0];
                 /* a poller is parked after its wait, a thread at bar.sync or
@@ -400,7 +491,9 @@ static void deadlock(interp_ctx *c)
                 char where[400];
                 interp_where(c, func, pc, where, sizeof where);
                 at = append(buf, len, at, "\n  CTA (%u,%u,%u) warp %d lanes 0x%08x: %s at %s",
-                            t->ctaid[0], t->ctaid[1], t->ctaid[2], w->id, grp, state_name(st), where);
+                            t->ctaid[0], t->ctaid[1], t->ctaid[2], w->id, grp,
+                            conv ? "waiting for the rest of its warp at an .aligned instruction" : state_name(st),
+                            where);
                 if (st == INTERP_T_BAR) {
                     ip_bar *b = &t->bar[w->wait[l0] & 15];
                     at = append(buf, len, at, "\n      barrier %u: %u of %u threads arrived",
@@ -523,6 +616,10 @@ static int finish_event(interp_ctx *c, interp_event *ev)
 static int run_warp(interp_ctx *c, ip_warp *w, uint32_t cand, interp_event *ev)
 {
     uint32_t g = pick_group(w, cand);
+    if (converge_gate(c, w, &g)) {
+        ev_clear(ev, INTERP_EV_NONE);
+        return ev->kind;
+    }
     int ln = __builtin_ctz(g);
     ip_frame *f = ip_lane_frame(w, ln);
     ev_clear(ev, INTERP_EV_NONE);
@@ -592,6 +689,14 @@ static int run_burst(interp_ctx *c, ip_warp *w, uint32_t busy, interp_event *ev)
             }
             /* stopped before an instruction only the general path runs */
         }
+        if ((w->valid & ~w->exited & ~g) && converge_gate(c, w, &g)) {
+            busy = ready_mask(w) & ~w->polling & ~w->converging;
+            if (!busy)
+                break;
+            g = pick_group(w, busy);
+            continue;
+        }
+        busy |= g;
         c->quantum++;
         if (max && c->steps >= max) {
             int ln = __builtin_ctz(g);
@@ -609,7 +714,7 @@ static int run_burst(interp_ctx *c, ip_warp *w, uint32_t busy, interp_event *ev)
             return finish_event(c, ev);
         if (c->quantum >= IP_QUANTUM || (random && c->nops))
             break;
-        uint32_t nb = ready_mask(w) & ~w->polling;
+        uint32_t nb = ready_mask(w) & ~w->polling & ~w->converging;
         if (!nb)
             break;
         if (r == 0 && g == busy && nb == busy)
@@ -680,7 +785,9 @@ static int sched_step(interp_ctx *c, interp_event *ev)
                 }
             }
             ip_warp *w = &cl->ctas[c->cur_cta].warps[c->cur_warp];
-            uint32_t busy = ready_mask(w) & ~w->polling;
+            if (w->converging && converge_release(c, w))
+                return finish_event(c, ev);
+            uint32_t busy = ready_mask(w) & ~w->polling & ~w->converging;
             if (busy) {
                 if (c->fast)
                     return run_burst(c, w, busy, ev);

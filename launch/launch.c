@@ -23,6 +23,7 @@
 #include <jansson.h>
 #include "launch/launch.h"
 #include "interp/interp.h"
+#include "launch/sha256.h"
 
 typedef struct {
     char *buf;
@@ -340,10 +341,13 @@ static int read_buffers(errbuf *e, const json_t *o, launch_case *c)
         kp(q, sizeof q, p, "init");
         if (!json_is_object(init))
             return fail(e, q, "expected an object, got %s", jtype(init));
-        static const char *const ikeys[] = {"fill", "hash32", "file", "tensor_maps", NULL};
+        static const char *const ikeys[] = {"fill", "hash32", "file", "tensor_maps", "and", "or", NULL};
         if (check_keys(e, init, q, ikeys))
             return -1;
-        if (json_object_size(init) > 1)
+        size_t nmask = (json_object_get(init, "and") != NULL) + (json_object_get(init, "or") != NULL);
+        if (nmask && !json_object_get(init, "hash32"))
+            return fail(e, q, "\"and\" and \"or\" go with \"hash32\"");
+        if (json_object_size(init) - nmask > 1)
             return fail(e, q, "expected exactly one of the keys \"fill\", \"hash32\", \"file\", \"tensor_maps\"");
         long long v = 0;
         const char *file = NULL;
@@ -353,10 +357,15 @@ static int read_buffers(errbuf *e, const json_t *o, launch_case *c)
             lb->init = LAUNCH_INIT_FILL;
             lb->value = (uint64_t)v;
         } else if (json_object_get(init, "hash32")) {
-            if (get_int(e, init, q, "hash32", true, 0, UINT32_MAX, &v))
+            long long am = UINT32_MAX, om = 0;
+            if (get_int(e, init, q, "hash32", true, 0, UINT32_MAX, &v) ||
+                get_int(e, init, q, "and", false, 0, UINT32_MAX, &am) ||
+                get_int(e, init, q, "or", false, 0, UINT32_MAX, &om))
                 return -1;
             lb->init = LAUNCH_INIT_HASH32;
             lb->value = (uint64_t)v;
+            lb->hash_clear = ~(uint32_t)am;
+            lb->hash_set = (uint32_t)om;
         } else if (json_object_get(init, "file")) {
             if (get_str(e, init, q, "file", true, &file))
                 return -1;
@@ -855,7 +864,7 @@ static int read_expect(errbuf *e, const json_t *o, launch_case *c)
             ip(p, sizeof p, "expect.buffers", i);
             if (!json_is_object(x))
                 return fail(e, p, "expected an object, got %s", jtype(x));
-            static const char *const xkeys[] = {"name", "file", "ignore", "atol", "rtol", "ulp", NULL};
+            static const char *const xkeys[] = {"name", "file", "ignore", "atol", "rtol", "ulp", "sha256", NULL};
             if (check_keys(e, x, p, xkeys))
                 return -1;
             if (get_str(e, x, p, "name", true, &name) || get_str(e, x, p, "file", false, &file))
@@ -863,6 +872,19 @@ static int read_expect(errbuf *e, const json_t *o, launch_case *c)
             if (find_buffer_index(c, name) < 0)
                 return fail(e, kp(q, sizeof q, p, "name"), "no buffer named \"%s\"", name);
             eb->name = xstrdup(name);
+            const json_t *sh = json_object_get(x, "sha256");
+            if (sh) {
+                const char *hx = json_is_string(sh) ? json_string_value(sh) : NULL;
+                kp(q, sizeof q, p, "sha256");
+                if (!hx || strlen(hx) != 64 || strspn(hx, "0123456789abcdefABCDEF") != 64)
+                    return fail(e, q, "expected 64 hexadecimal digits");
+                for (int k = 0; k < 32; k++) {
+                    unsigned v = 0;
+                    sscanf(hx + 2 * k, "%2x", &v);
+                    eb->sha256[k] = (uint8_t)v;
+                }
+                eb->has_sha256 = 1;
+            }
             for (int t = 0; t < 2; t++) {
                 const char *key = t ? "rtol" : "atol";
                 const json_t *tv = json_object_get(x, key);
@@ -1232,8 +1254,13 @@ uint32_t launch_hash32(uint32_t w, uint32_t seed)
 
 void launch_fill_hash32(uint8_t *p, uint64_t bytes, uint32_t seed)
 {
+    launch_fill_hash32_masked(p, bytes, seed, 0, 0);
+}
+
+void launch_fill_hash32_masked(uint8_t *p, uint64_t bytes, uint32_t seed, uint32_t clear, uint32_t set)
+{
     for (uint64_t off = 0; off < bytes; off += 4) {
-        uint32_t h = launch_hash32((uint32_t)(off / 4), seed);
+        uint32_t h = (launch_hash32((uint32_t)(off / 4), seed) & ~clear) | set;
         for (uint64_t k = 0; k < 4 && off + k < bytes; k++)
             p[off + k] = (uint8_t)(h >> (8 * k));
     }
@@ -1279,7 +1306,7 @@ int launch_setup(launch_case *c, mem_global *g, char *err, size_t errlen)
             memset(h, (int)b->value, b->bytes);
             break;
         case LAUNCH_INIT_HASH32:
-            launch_fill_hash32(h, b->bytes, (uint32_t)b->value);
+            launch_fill_hash32_masked(h, b->bytes, (uint32_t)b->value, b->hash_clear, b->hash_set);
             break;
         case LAUNCH_INIT_FILE: {
             uint64_t n = 0;
@@ -1654,6 +1681,21 @@ static uint64_t compare_typed(const launch_case *c, const launch_expect_buf *e, 
                 e->name, la);
     }
     return ndiff + (n != wn);
+}
+
+int launch_check_sha256(const launch_expect_buf *e, const uint8_t *got, uint64_t n, FILE *out)
+{
+    if (!e->has_sha256)
+        return 0;
+    uint8_t d[32];
+    sha256(got, n, d);
+    if (!memcmp(d, e->sha256, 32))
+        return 0;
+    char gh[65], wh[65];
+    sha256_hex(d, gh);
+    sha256_hex(e->sha256, wh);
+    fprintf(out, "    buffer %s: sha256 %s, want %s\n", e->name, gh, wh);
+    return 1;
 }
 
 uint64_t launch_compare(const launch_case *c, const launch_expect_buf *e, const uint8_t *got, uint64_t n,

@@ -40,6 +40,8 @@ typedef struct launch_buffer {
     uint64_t bytes, align;
     int init;              /* LAUNCH_INIT_* */
     uint64_t value;        /* fill byte or hash32 seed */
+    uint32_t hash_clear;   /* hash32: bits cleared in every word (~"and") */
+    uint32_t hash_set;     /* hash32: bits set in every word ("or") */
     char *file;            /* LAUNCH_INIT_FILE: resolved path */
     char **tmaps;          /* LAUNCH_INIT_TMAPS: map names */
     size_t ntmaps;
@@ -96,6 +98,8 @@ typedef struct launch_expect_buf {
     char *file_rel;        /* as written in the launch file */
     uint64_t (*ignore)[2]; /* [offset, length] byte ranges */
     size_t nignore;
+    int has_sha256;        /* "sha256": the buffer's digest must equal this */
+    uint8_t sha256[32];
     double atol, rtol;     /* element passes if |got - want| <= atol + rtol * |want| */
     uint64_t ulp;          /* ... or (floats) they are at most `ulp` units in the last place apart */
     bool has_tol;
@@ -158,6 +162,8 @@ void launch_free_all(launch_case *cases, size_t n);
 /* FORMAT.md's hash32 initialiser: word w holds h(w * 0x9E3779B9 ^ seed). */
 uint32_t launch_hash32(uint32_t word, uint32_t seed);
 void launch_fill_hash32(uint8_t *p, uint64_t bytes, uint32_t seed);
+/* The same words, each (h & ~clear) | set: the launch file's "and"/"or". */
+void launch_fill_hash32_masked(uint8_t *p, uint64_t bytes, uint32_t seed, uint32_t clear, uint32_t set);
 
 /* Allocate and initialise every buffer in `g` (in order), encode the tensor
  * maps, write map images into buffers.  Encode failures are not errors here
@@ -187,6 +193,9 @@ uint64_t launch_struct_fields(const launch_param *lp, const char *path, launch_f
  * bytes (a size mismatch counts as one); on a difference writes a
  * description to `out`: up to 8 offsets with got/want, and the tensor
  * coordinates of the first one when a map of the case describes the buffer. */
+/* 1 (and a line on `out`) when e has a "sha256" that the n bytes at got do
+ * not hash to; 0 otherwise. */
+int launch_check_sha256(const launch_expect_buf *e, const uint8_t *got, uint64_t n, FILE *out);
 uint64_t launch_compare(const launch_case *c, const launch_expect_buf *e,
                         const uint8_t *got, uint64_t n, const uint8_t *want, uint64_t wn,
                         FILE *out);

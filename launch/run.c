@@ -432,8 +432,21 @@ int launch_run_case(launch_case *c, const launch_run_opts *o, const ir_module *g
         const launch_expect_buf *e = &c->expect_bufs[i];
         const launch_buffer *b = launch_find_buffer(c, e->name);
         const uint8_t *got = mem_global_host(g, b->addr, b->bytes);
+        if (!o->update && e->has_sha256) {
+            char *txt = NULL;
+            size_t tl = 0;
+            FILE *f = open_memstream(&txt, &tl);
+            int bad = !f || launch_check_sha256(e, got, b->bytes, f);
+            if (f)
+                fclose(f);
+            if (bad) {
+                launch_tprintf(&detail, "%s", txt ? txt : "    sha256: out of memory\n");
+                nbad++;
+            }
+            free(txt);
+        }
         if (!e->file) {
-            if (o->update)
+            if (o->update && !e->has_sha256)
                 launch_tprintf(&detail, "    %s: expect.buffers has no \"file\" to update\n", e->name);
             continue;
         }

@@ -356,3 +356,82 @@ uint64_t tc_dot(const struct tc_dot_op *op, const uint32_t *a, const uint32_t *b
     }
     return acc;
 }
+
+/* ---- decoded operands ------------------------------------------------------ */
+
+bool tc_dot_fast(const struct tc_dot_op *op)
+{
+    if (!type_fmt(op->atype) || !type_fmt(op->btype) || op->atype == TC_T_F32)
+        return false;
+    bool fp8 = op->atype == TC_T_E4M3 || op->atype == TC_T_E5M2;
+    bool wg = op->family == TC_FAM_WGMMA || op->family == TC_FAM_WGMMA_SP;
+    if (fp8 && !wg)
+        return false;   /* mma.sync on fp8: ptxas's lowering, split in steps */
+    if (op->family == TC_FAM_WMMA && op->atype == TC_T_TF32 && op->k == 8)
+        return false;   /* two k4 steps */
+    return op->ctype == TC_T_F32 || op->ctype == TC_T_F16;
+}
+
+void tc_dot_decode(const struct tc_dot_op *op, bool is_b, const uint32_t *x, int n, tc_dvec *v)
+{
+    int t = is_b ? op->btype : op->atype;
+    const fmt *f = type_fmt(t);
+    v->n = (uint8_t)n;
+    v->special = 0;
+    v->raw = x;
+    for (int i = 0; i < n; i++) {
+        fnum d = decode(f, in_bits(t, x[i]));
+        if (d.cls >= CL_INF)
+            v->special = 1;
+        v->sig[i] = d.cls == CL_FIN ? (d.neg ? -(int32_t)d.sig : (int32_t)d.sig) : 0;
+        v->exp[i] = (int16_t)d.exp;
+    }
+}
+
+uint64_t tc_dot_dv(const struct tc_dot_op *op, const tc_dvec *a, const tc_dvec *b, uint64_t c)
+{
+    if (a->special || b->special)
+        return tc_dot(op, a->raw, b->raw, a->n, c);
+    const fmt *fa = type_fmt(op->atype), *fb = type_fmt(op->btype);
+    int n = a->n, fr = fa->mbits + fb->mbits;
+    bool fp8 = op->atype == TC_T_E4M3 || op->atype == TC_T_E5M2;
+    int F = fp8 ? 13 : 25, rne = op->dtype == TC_T_F16;
+    int dkeep = op->dtype == TC_T_F16 ? 10 : (fp8 ? 13 : 23);
+    int64_t p[64];
+    int e[64], maxe = -100000;
+    for (int i = 0; i < n; i++) {
+        p[i] = (int64_t)a->sig[i] * b->sig[i];
+        e[i] = a->exp[i] + b->exp[i];
+        if (p[i] && e[i] > maxe)
+            maxe = e[i];
+    }
+    fnum cv = { 0, 0, 0, CL_ZERO };
+    if (!op->no_c) {
+        cv = decode(op->ctype == TC_T_F16 ? &FMT_F16 : &FMT_F32, (uint32_t)c);
+        if (cv.cls >= CL_INF) /* an infinite or NaN C: the general path */
+            return tc_dot(op, a->raw, b->raw, n, c);
+        if (cv.cls == CL_FIN && cv.exp > maxe)
+            maxe = cv.exp;
+    }
+    if (maxe == -100000)
+        return 0;
+    /* each product cut toward zero at F bits below maxe: with d0 = F - fr
+     * (0..11) the cut is ((|p| << d0) >> (maxe - e)), sign applied after */
+    int64_t S = 0;
+    int d0 = F - fr;
+    for (int i = 0; i < n; i++) {
+        int64_t m = p[i], sg = m >> 63;
+        uint64_t mag = (uint64_t)((m ^ sg) - sg);
+        unsigned u = (unsigned)(maxe - e[i]);
+        int64_t t = u < 63 ? (int64_t)((mag << d0) >> u) : 0;
+        S += (t ^ sg) - sg;
+    }
+    if (cv.cls == CL_FIN) {
+        int cfr = op->ctype == TC_T_F16 ? 10 : 23;
+        int sh = F + cv.exp - maxe - cfr;
+        int64_t t = sh >= 0 ? (cv.sig << sh) : (-sh >= 63 ? 0 : (cv.sig >> -sh));
+        S += cv.neg ? -t : t;
+    }
+    int neg = S < 0;
+    return encode(neg ? (uint64_t)-S : (uint64_t)S, maxe - F, neg, op->dtype, dkeep, rne);
+}

@@ -222,10 +222,10 @@ const char *tc_desc_describe(uint64_t d, char *buf, size_t n)
     return buf;
 }
 
-/* The swizzle XORs the 16-byte chunk index with the 128-byte row index
- * taken from the address bits, less the descriptor's base offset: with base
- * offset b the line at address bits 7..9 = r is swizzled as row r - b
- * (measured on the H100: tests/hw/tc_wgmma f16_base_*, 14 cases). */
+/* The swizzle XORs bits [4, 4+log2(W/16)) with the 128-byte line index
+ * minus the descriptor's base offset: measured on the H100
+ * (tests/hw/tc_wgmma f16_base_*: start +128..+896 with base offsets 0..7,
+ * 128B/64B/32B, K- and MN-major; (line + base) and (line ^ base) do not fit). */
 static uint32_t swz(uint32_t a, unsigned w, unsigned base)
 {
     unsigned m = w == 128 ? 7 : w == 64 ? 3 : w == 32 ? 1 : 0;
@@ -391,14 +391,26 @@ int tc_wgmma_exec(const tc_wg_form *f, tc_wg_io *io, char *why, size_t wn)
         uint32_t groups = ka / per;
         for (uint32_t r = 0; r < 64; r++)
             for (uint32_t j = 0; j < groups; j++) {
-                uint32_t t = (r / 16) * 32 + (r % 8) * 4 + 2u * f->sel + j / 4;
-                uint32_t nib = io->meta[t] >> (16 * ((r / 8) & 1) + 4 * (j % 4)) & 0xF;
+                uint32_t t, sh, hi = (r / 8) & 1;
+                if (abits == 8) {
+                    /* 8-bit (16 nibbles a row, selector 0): the quad's thread
+                     * hi + 2(j/8), bits 4(j%8) (H100: sp_s8, sp_u8_areg, sp_e4m3) */
+                    t = (r / 16) * 32 + (r % 8) * 4 + hi + 2 * (j / 8);
+                    sh = 4 * (j % 8);
+                } else {
+                    t = (r / 16) * 32 + (r % 8) * 4 + 2u * f->sel + j / 4;
+                    sh = 16 * hi + 4 * (j % 4);
+                }
+                uint32_t nib = io->meta[t] >> sh & 0xF;
                 uint32_t i0 = nib & 3, i1 = nib >> 2;
                 if (per == 2) {
                     s->meta[r * 64 + 2 * j] = 4 * j + i0;
                     s->meta[r * 64 + 2 * j + 1] = 4 * j + i1;
                 } else {
-                    s->meta[r * 64 + j] = 2 * j + i0 / 2;
+                    /* tf32: the H100 takes the element from the second
+                     * index (0b0100 and 0b1110 are the documented values;
+                     * sp_tf32_mix gives 0b0110 and 0b1100 too) */
+                    s->meta[r * 64 + j] = 2 * j + i1 / 2;
                 }
             }
     }
@@ -407,12 +419,26 @@ int tc_wgmma_exec(const tc_wg_form *f, tc_wg_io *io, char *why, size_t wn)
                             .satfinite = f->satfinite, .bop = f->bop, .no_c = !io->scale_d,
                             .k = f->k, .shape_m = 64, .shape_n = f->n };
     uint32_t bk[64];
+    /* dense floating-point forms: each row of A and column of B decoded once */
+    bool fast = !f->sparse && !b1 && tc_dot_fast(&op);
+    tc_dvec *da = s->dv, *db = s->dv + 64;
+    if (fast) {
+        for (uint32_t r = 0; r < 64; r++)
+            tc_dot_decode(&op, false, &s->a[r * astride], (int)ka, &da[r]);
+        for (uint32_t c = 0; c < n; c++)
+            tc_dot_decode(&op, true, &s->b[c * bstride], (int)ka, &db[c]);
+    }
     for (uint32_t r = 0; r < 64; r++)
         for (uint32_t c = 0; c < n; c++) {
             uint32_t t, reg, half;
             tc_wgmma_d_where(f, r, c, &t, &reg, &half);
             uint32_t *dp = &io->d[t * f->nd + reg];
             uint64_t cv = f->dtype == TC_T_F16 ? (*dp >> (16 * half)) & 0xFFFF : *dp;
+            uint64_t dv;
+            if (fast) {
+                dv = tc_dot_dv(&op, &da[r], &db[c], io->scale_d ? cv : 0);
+                goto store;
+            }
             const uint32_t *ar = &s->a[r * astride], *br = &s->b[c * bstride];
             int cnt = (int)(b1 ? f->k : ka);
             if (f->sparse) {
@@ -420,7 +446,8 @@ int tc_wgmma_exec(const tc_wg_form *f, tc_wg_io *io, char *why, size_t wn)
                     bk[i] = br[s->meta[r * 64 + i]];
                 br = bk;
             }
-            uint64_t dv = tc_dot(&op, ar, br, cnt, io->scale_d ? cv : 0);
+            dv = tc_dot(&op, ar, br, cnt, io->scale_d ? cv : 0);
+        store:
             if (f->dtype == TC_T_F16)
                 *dp = (*dp & ~(0xFFFFu << (16 * half))) | (uint32_t)(dv & 0xFFFF) << (16 * half);
             else

@@ -19,6 +19,13 @@
  *               8(i>>1) + 2(l%4) + h;
  *   A fragment  4 registers of 4 bytes: register i byte j holds row
  *               16w + l/4 + 8(i&1), K byte 4(l%4) + 16(i>>1) + j.
+ *   swizzle     the 128-byte line index at address bits 7.. minus the base
+ *               offset selects the XOR (measured; tc/wgmma.c swz);
+ *   .sp         nibble j of row r (indices i0 = bits 1..0, i1 = bits 3..2 of
+ *               the kept pair among 4): 16-bit types from thread
+ *               4(r%8) + 2 sel + j/4 of warp r/16, bits 16((r/8)&1) + 4(j%4);
+ *               tf32 the same, one element, at 2j + i1/2; 8-bit from thread
+ *               4(r%8) + ((r/8)&1) + 2(j/8), bits 4(j%8) (H100, tests/hw).
  */
 #ifndef PTXI_TC_WGMMA_H
 #define PTXI_TC_WGMMA_H
@@ -71,6 +78,7 @@ typedef struct tc_wg_scratch {
     uint32_t a[64 * 64];    /* A elements [row][k] (b1: packed words) */
     uint32_t b[256 * 64];   /* B elements [n][k] */
     uint32_t meta[64 * 64]; /* logical K index of each stored A element (.sp) */
+    tc_dvec dv[64 + 256];   /* rows of A, then columns of B, decoded once (dense float forms) */
 } tc_wg_scratch;
 
 typedef struct tc_wg_io {

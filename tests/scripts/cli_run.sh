@@ -54,6 +54,19 @@ PASS samples/tma_tile2d_edge.json :: tma_tile2d_edge
 done
 expect run_j2 0 "PASS saxpy" -- "$PTXI" run -j 2 $S/saxpy.json
 
+# expect.buffers[].sha256 instead of a file (outputs too large to store)
+mkdir -p "$T/sha" && cp -r $S/data $S/saxpy.ptx "$T/sha/"
+ysum=$(sha256sum $S/expected/saxpy.y.bin | cut -d' ' -f1)
+for v in good bad; do
+    h=$ysum; [ $v = bad ] && h=$(printf '%s' "$ysum" | tr '0123456789abcdef' '123456789abcdef0')
+    sed -e '/"file": "expected\/saxpy.y.bin"/s/"file": "expected\/saxpy.y.bin"/"sha256": "'"$h"'"/' \
+        $S/saxpy.json > "$T/sha/$v.json"
+done
+if grep -q sha256 "$T/sha/good.json"; then
+    expect expect_sha256 0 "PASS saxpy" -- "$PTXI" run "$T/sha/good.json"
+    contains expect_sha256_differs 1 "buffer y: sha256 $ysum, want " -- "$PTXI" run "$T/sha/bad.json"
+else bad expect_sha256 "the sed did not put a sha256 into the launch file"; fi
+
 # The command-line form of the same launch.
 expect cmdline_expect 0 "PASS saxpy" -- "$PTXI" run $SAXPY --expect y=$S/expected/saxpy.y.bin
 expect cmdline_dump_raw 0 "PASS saxpy" -- "$PTXI" run $SAXPY --dump y="$T/y.bin"

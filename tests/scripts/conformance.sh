@@ -30,7 +30,7 @@ for dir in tests/conformance/*/ tests/hw/*/; do
             *) continue ;;
         esac
     fi
-    out=$("$PTXI" test -j "$JOBS" "$@" "$dir" 2>&1); rc=$?
+    out=$("$PTXI" test -j "$JOBS" "$@" "${dir%/}/cases.jsonl" 2>&1); rc=$?  # not pending.jsonl
     # a filter that matches nothing in this suite is not a failure here
     case "$out" in *"--filter "*": no case name contains it"*) continue ;; esac
     printf '%s\n' "$out" | grep -v '^[0-9]* passed, [0-9]* failed$'
@@ -47,6 +47,19 @@ for dir in tests/conformance/*/ tests/hw/*/; do
             echo "FAIL conformance/$suite: ptxi test exited with status $rc before finishing"
     fi
 done
+# Cases waiting for features that are not merged yet live in a suite's
+# pending.jsonl (its PENDING file says what each waits for).  They run here
+# but are not counted: a failure prints "PENDING", a pass prints a note that
+# the case can move to cases.jsonl.  CONFORMANCE_PENDING=0 skips them.
+if [ "${CONFORMANCE_PENDING:-1}" != 0 ] && [ -z "${CONFORMANCE_SUITES:-}" ]; then
+    for f in tests/hw/*/pending.jsonl; do
+        [ -f "$f" ] || continue
+        suite=${f%/pending.jsonl}; suite=${suite#tests/}
+        "$PTXI" test -j "$JOBS" "$@" "$f" 2>&1 | sed -n \
+            -e "s|^PASS [^ ]* :: \([^ ]*\).*|NOTE $suite/\1 (pending) passes now: move its line to cases.jsonl|p" \
+            -e "s|^FAIL [^ ]* :: \([^:]*\): \(.*\)|PENDING $suite/\1: \2|p"
+    done
+fi
 # the total, for a run of this script alone (tests/run.sh counts the lines)
 echo "conformance: $total_p passed, $total_f failed"
 exit $status

@@ -10,6 +10,7 @@
 #include "tests/unit/check.h"
 #include "launch/launch.c"
 #include "launch/npy.c"
+#include "launch/sha256.c"
 
 static void test_hash32(void)
 {
@@ -25,6 +26,11 @@ static void test_hash32(void)
     /* word 0 = 0x688990c0 little-endian, then the low 2 bytes of word 1 */
     static const uint8_t want[7] = {0xc0, 0x90, 0x89, 0x68, 0x6c, 0x89, 0xee};
     CHECK("hash32 partial trailing word", !memcmp(b, want, 7));
+    /* "and"/"or" masks: word 3 of seed 7 is 0xf2c60681 */
+    uint8_t m[16];
+    launch_fill_hash32_masked(m, 16, 7, ~0xBFFFBFFFu, 0x20002000u);
+    CHECK_EQ_U64("hash32 7 word 3 & 0xBFFFBFFF | 0x20002000",
+                 (uint32_t)m[12] | m[13] << 8 | m[14] << 16 | (uint32_t)m[15] << 24, 0xB2C62681);
     /* Against hardware data: bulk_0000 copies a hash32(60) buffer. */
     uint64_t n = 0;
     uint8_t *hw = launch_slurp("tests/conformance/bulk/expected/bulk_0000.dst.bin", &n);
@@ -66,6 +72,109 @@ static const char GOOD[] =
     "\"params\":[{\"pointer\":\"a\",\"offset\":4},{\"u16\":65535},{\"tensor_map\":\"tm\"},{\"s8\":-2},{\"f32\":1.5}],"
     "\"expect\":{\"encode\":[{\"tensor_map\":\"tm\",\"status\":\"CUDA_SUCCESS\"}],"
     "\"buffers\":[{\"name\":\"b\",\"file\":\"b.bin\",\"ignore\":[[0,4]]}]}}";
+
+/* {"hash32": S, "and": A, "or": O} reaches the buffer; bad masks are refused
+ * with their key path. */
+static void test_hash32_masks(void)
+{
+    static const char T[] =
+        "{\"format\":\"ptxi-launch/1\",\"name\":\"t\",\"ptx\":\"k.ptx\",\"kernel\":\"k\","
+        "\"grid\":[1,1,1],\"block\":[32,1,1],\"buffers\":[{\"name\":\"h\",\"bytes\":16,"
+        "\"init\":{\"hash32\":7,\"and\":3221225471,\"or\":536879104}}],\"params\":[]}";
+    char err[1024] = "";
+    launch_case c;
+    int r = parse(T, &c, err, sizeof err);
+    if (r)
+        printf("    %s\n", err);
+    CHECK("hash32 with and/or reads", r == 0);
+    if (!r) {
+        mem_global *g = mem_global_new();
+        r = launch_setup(&c, g, err, sizeof err);
+        CHECK("hash32 with and/or sets up", r == 0);
+        if (!r) {
+            const uint8_t *h = mem_global_host(g, c.buffers[0].addr, 16);
+            CHECK_EQ_U64("masked word 3", (uint32_t)h[12] | h[13] << 8 | h[14] << 16 | (uint32_t)h[15] << 24,
+                         0xB2C62681);
+        }
+        mem_global_free(g);
+        launch_free(&c);
+    }
+    static const char BAD[] =
+        "{\"format\":\"ptxi-launch/1\",\"name\":\"t\",\"ptx\":\"k.ptx\",\"kernel\":\"k\","
+        "\"grid\":[1,1,1],\"block\":[32,1,1],\"buffers\":[{\"name\":\"h\",\"bytes\":16,"
+        "\"init\":{\"hash32\":7,\"or\":4294967296}}],\"params\":[]}";
+    err[0] = 0;
+    r = parse(BAD, &c, err, sizeof err);
+    CHECK("hash32 or beyond 32 bits is refused", r != 0 && strstr(err, "buffers[0].init.or"));
+    if (r != 0 && !strstr(err, "buffers[0].init.or"))
+        printf("    got: %s\n", err);
+    launch_free(&c);
+    static const char NOHASH[] =
+        "{\"format\":\"ptxi-launch/1\",\"name\":\"t\",\"ptx\":\"k.ptx\",\"kernel\":\"k\","
+        "\"grid\":[1,1,1],\"block\":[32,1,1],\"buffers\":[{\"name\":\"h\",\"bytes\":16,"
+        "\"init\":{\"fill\":7,\"and\":1}}],\"params\":[]}";
+    err[0] = 0;
+    r = parse(NOHASH, &c, err, sizeof err);
+    CHECK("and/or without hash32 is refused", r != 0 && strstr(err, "go with \"hash32\""));
+    if (r != 0 && !strstr(err, "go with"))
+        printf("    got: %s\n", err);
+    launch_free(&c);
+}
+
+/* SHA-256 against FIPS 180-4's examples (one block, two blocks, empty),
+ * and expect.buffers[].sha256 read, checked and refused when malformed. */
+static void test_sha256(void)
+{
+    static const struct { const char *msg, *hex; } V[] = {
+        {"", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"},
+        {"abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"},
+        {"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+         "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"},
+    };
+    for (size_t i = 0; i < sizeof V / sizeof V[0]; i++) {
+        uint8_t d[32];
+        char h[65], what[96];
+        sha256((const uint8_t *)V[i].msg, strlen(V[i].msg), d);
+        sha256_hex(d, h);
+        snprintf(what, sizeof what, "sha256 of a %zu-byte message", strlen(V[i].msg));
+        CHECK(what, !strcmp(h, V[i].hex));
+        if (strcmp(h, V[i].hex))
+            printf("    got %s\n    want %s\n", h, V[i].hex);
+    }
+    static const char T[] =
+        "{\"format\":\"ptxi-launch/1\",\"name\":\"t\",\"ptx\":\"k.ptx\",\"kernel\":\"k\","
+        "\"grid\":[1,1,1],\"block\":[32,1,1],\"buffers\":[{\"name\":\"h\",\"bytes\":3}],\"params\":[],"
+        "\"expect\":{\"buffers\":[{\"name\":\"h\","
+        "\"sha256\":\"BA7816BF8F01CFEA414140DE5DAE2223B00361A396177A9CB410FF61F20015AD\"}]}}";
+    char err[1024] = "";
+    launch_case c;
+    int r = parse(T, &c, err, sizeof err);
+    if (r)
+        printf("    %s\n", err);
+    CHECK("expect sha256 reads", r == 0 && c.nexpect_bufs == 1 && c.expect_bufs[0].has_sha256);
+    if (!r) {
+        char *txt = NULL;
+        size_t tl = 0;
+        FILE *f = open_memstream(&txt, &tl);
+        CHECK("sha256 of \"abc\" matches", launch_check_sha256(&c.expect_bufs[0], (const uint8_t *)"abc", 3, f) == 0);
+        CHECK("sha256 of \"abd\" does not", launch_check_sha256(&c.expect_bufs[0], (const uint8_t *)"abd", 3, f) == 1);
+        fclose(f);
+        CHECK("mismatch names the buffer and both digests",
+              txt && strstr(txt, "buffer h: sha256 ") && strstr(txt, ", want ba7816bf"));
+        free(txt);
+    }
+    launch_free(&c);
+    static const char BAD[] =
+        "{\"format\":\"ptxi-launch/1\",\"name\":\"t\",\"ptx\":\"k.ptx\",\"kernel\":\"k\","
+        "\"grid\":[1,1,1],\"block\":[32,1,1],\"buffers\":[{\"name\":\"h\",\"bytes\":3}],\"params\":[],"
+        "\"expect\":{\"buffers\":[{\"name\":\"h\",\"sha256\":\"ba78\"}]}}";
+    err[0] = 0;
+    r = parse(BAD, &c, err, sizeof err);
+    CHECK("short sha256 refused at its key path", r != 0 && strstr(err, "expect.buffers[0].sha256: expected 64"));
+    if (r && !strstr(err, "expect.buffers[0].sha256"))
+        printf("    got: %s\n", err);
+    launch_free(&c);
+}
 
 static void test_read_and_setup(void)
 {
@@ -272,6 +381,8 @@ static void test_params_from_ptx(void)
 int main(void)
 {
     test_hash32();
+    test_hash32_masks();
+    test_sha256();
     test_read_and_setup();
     test_npy();
     test_params_from_ptx();

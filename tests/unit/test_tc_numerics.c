@@ -69,6 +69,8 @@ static uint64_t c_elem(const struct combo *cb, int c, int t, int i)
 }
 
 /* D element i of combination c, computed by the model */
+static long dv_disagree; /* tc_dot_dv results differing from tc_dot's */
+
 static uint64_t model(const struct combo *cb, long i)
 {
     int c = cb->gid;
@@ -89,7 +91,15 @@ static uint64_t model(const struct combo *cb, long i)
     struct tc_dot_op op = { .family = cb->fam, .atype = cb->at, .btype = cb->at, .ctype = cb->ct,
                             .dtype = cb->dt, .satfinite = cb->sat, .k = (uint16_t)k,
                             .shape_m = (uint16_t)cb->M, .shape_n = (uint16_t)cb->N };
-    return tc_dot(&op, a, b, k, c_elem(cb, c, t, e));
+    uint64_t cv = c_elem(cb, c, t, e), d = tc_dot(&op, a, b, k, cv);
+    if (tc_dot_fast(&op)) { /* the decoded-operand path must agree bit for bit */
+        tc_dvec da, db;
+        tc_dot_decode(&op, false, a, k, &da);
+        tc_dot_decode(&op, true, b, k, &db);
+        if (tc_dot_dv(&op, &da, &db, cv) != d)
+            dv_disagree++;
+    }
+    return d;
 }
 
 static void check_combo(int c, const char *dir)
@@ -120,6 +130,7 @@ static void check_combo(int c, const char *dir)
         return;
     }
     long bad = 0, badblocks = 0, first = -1;
+    dv_disagree = 0;
     uint64_t fgot = 0, fwant = 0;
     for (long blk = 0; blk < nblocks; blk++) {
         uint64_t h = 0xcbf29ce484222325ull;
@@ -141,6 +152,10 @@ static void check_combo(int c, const char *dir)
         }
     }
     free(kept); free(hashes);
+    if (dv_disagree) {
+        printf("FAIL %s: tc_dot_dv differs from tc_dot on %ld outputs\n", name, dv_disagree);
+        check_failures++;
+    }
     if (bad == 0 && badblocks == 0) {
         printf("PASS %s (%ld inner products)\n", name, total);
         return;

@@ -23,6 +23,7 @@ for s in suite*/; do
   runplan plan$i.txt $ptx /tmp/tcg-again$i
   for f in res/r$i/*.bin; do cmp -s $f /tmp/tcg-again$i/$(basename $f) || echo "DIFF $f" >> res/racy.txt; done
   grep -v '^result.*CUDA_SUCCESS$' res/r$i/results.txt | head -50 >> $LOG
+  echo "res/r$i: $(ls res/r$i | wc -l) files" >> $LOG
 done
 date >> $LOG
 tar cJf "$OUTF" res
