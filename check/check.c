@@ -66,6 +66,8 @@ struct ck_state {
     ck_greg *gregs;
     uint32_t ngregs, capgregs;
     uint16_t *bulk_wcomp;      /* nag * 32 */
+    uint16_t *wg_comp;         /* ncta * warpgroups: ck_wg_comp */
+    uint32_t nwg;
     uint32_t **pool;           /* sync clocks from ck_sync_new */
     uint32_t npool, cappool;
 };
@@ -102,8 +104,10 @@ ck_state *ck_new(int ncta, int nwarps, uint32_t smem)
     s->bulk_wcomp = calloc((size_t)s->nag * 32, 2);
     s->bulk_need = calloc((size_t)s->nag * 32, 4);
     s->bulk_op = calloc((size_t)s->nag * 32, 4);
+    s->nwg = (uint32_t)ncta * (uint32_t)((nwarps + 3) / 4);
+    s->wg_comp = calloc(s->nwg + 1, 2);
     if (!s->clocks || !s->seen || !s->seen_lanes || !s->seen_site || !s->shadow || !s->mbar_ix || !s->bars || !s->cbar || !s->memsync || !s->remote ||
-        !s->remote_site || !s->remote_lane || !s->bulk_wcomp || !s->fenced || !s->fence_snap || !s->bulk_comp || !s->bulk_need || !s->bulk_op) {
+        !s->remote_site || !s->remote_lane || !s->bulk_wcomp || !s->fenced || !s->fence_snap || !s->bulk_comp || !s->bulk_need || !s->bulk_op || !s->wg_comp) {
         ck_free(s);
         return NULL;
     }
@@ -135,6 +139,7 @@ void ck_free(ck_state *s)
     free(s->fence_snap);
     free(s->bulk_comp);
     free(s->bulk_wcomp);
+    free(s->wg_comp);
     free(s->gregs);
     for (uint32_t i = 0; i < s->ntmaps; i++)
         free(s->tmaps[i].acq);
@@ -168,6 +173,7 @@ void ck_reset(ck_state *s)
     memset(s->fence_snap, 0, (size_t)s->nag * w * 4);
     memset(s->bulk_comp, 0, (size_t)s->nag * 32 * 2);
     memset(s->bulk_wcomp, 0, (size_t)s->nag * 32 * 2);
+    memset(s->wg_comp, 0, s->nwg * 2);
     s->ngregs = 0;
     for (uint32_t i = 0; i < s->ntmaps; i++)
         free(s->tmaps[i].acq);
@@ -321,6 +327,16 @@ uint32_t ck_bulk_wcomp(ck_state *s, uint32_t agent, uint32_t lane)
     if (!*c)
         *c = (uint16_t)new_comp(s);
     return *c;
+}
+
+uint32_t ck_wg_comp(ck_state *s, int cta, int wg)
+{
+    uint32_t i = (uint32_t)cta * (uint32_t)((s->nwarps + 3) / 4) + (uint32_t)wg;
+    if (i >= s->nwg)
+        return 0;
+    if (!s->wg_comp[i])
+        s->wg_comp[i] = (uint16_t)new_comp(s);
+    return s->wg_comp[i];
 }
 
 void ck_greg_add(ck_state *s, const ck_greg *g)
@@ -586,7 +602,7 @@ static int op_range(ck_state *s, uint32_t op, int cta, uint32_t off, uint32_t n,
             if (!hb(s, agent, c->wag, c->wep))
                 rc = conflict(out, c->wag == CK_ASYNC ? CK_COPY_OVERLAP : CK_COPY_OVER_ACCESS, at, c->wag,
                               c->wlane, c->wsite, c->wep);
-            else if (!write && c->wag != CK_ASYNC && s->fenced[c->wag] < c->wep && fsnap[c->wag] < c->wep)
+            else if (!write && !o->wgmma && c->wag != CK_ASYNC && s->fenced[c->wag] < c->wep && fsnap[c->wag] < c->wep)
                 rc = conflict(out, CK_NO_PROXY_FENCE, at, c->wag, c->wlane, c->wsite, c->wep);
         }
         if (rc == CK_OK && write && c->rep && c->rag != CK_ASYNC && (c->rmask & 0xf0))

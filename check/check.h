@@ -90,6 +90,9 @@ typedef struct ck_op {
     int mbar_cta;
     bool is_load;
     bool landed;
+    bool wgmma;                /* a wgmma.mma_async reading its A/B tiles: comp is its warpgroup's
+                                  (ck_wg_comp), val its sequence number + 1; no proxy-fence check
+                                  at issue (interp/wgmma.c makes that one) */
 } ck_op;
 
 /* mbarrier record (one per initialised or used mbarrier). */
@@ -209,6 +212,9 @@ int ck_global(ck_state *s, uint32_t agent, uint64_t a, uint32_t n, uint32_t *op)
 void ck_tmap_write(ck_state *s, uint64_t addr, uint32_t agent, uint32_t lane, uint32_t site);
 void ck_tmap_acquire(ck_state *s, uint64_t addr, uint32_t agent);
 bool ck_tmap_use(ck_state *s, uint64_t addr, uint32_t agent, ck_side *w);
+/* The component of CTA cta's warpgroup wg: how many of its wgmma.mma_async
+ * a wgmma.wait_group has proved complete (0 = none left). */
+uint32_t ck_wg_comp(ck_state *s, int cta, int wg);
 /* the bulk write component of (agent, lane) (0 = none left) */
 uint32_t ck_bulk_wcomp(ck_state *s, uint32_t agent, uint32_t lane);
 

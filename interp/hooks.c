@@ -35,6 +35,13 @@
  *   stale-phase          a wait, in a loop, succeeding on the completion its
  *                        previous lap already observed
  *   wait-result-ignored  a try_wait/test_wait whose result decides nothing
+ *   wgmma-operand-overwritten  a generic write, or an async copy landing, in
+ *                        the A/B tiles a wgmma.mma_async reads, not ordered
+ *                        after the wgmma.wait_group that covers it (a stage
+ *                        released before that wait)
+ *   wgmma-operand-unordered  a wgmma.mma_async issued over tile bytes a thread
+ *                        wrote with no barrier ordering the write before it
+ *                        (a TMA copy not waited for is copy-not-waited)
  *   global-store-race    a global access to bytes an async store still writes
  *   tensormap-no-acquire a TMA through a map written in the kernel without
  *                        fence.proxy.tensormap::generic.acquire after the write
@@ -108,6 +115,14 @@ static void op_need(interp_ctx *c, uint32_t agent, uint32_t i, char *buf, size_t
     /* the phase the thread did observe, when it is the one before: its
      * expect_tx may have announced too few bytes */
     uint32_t k = o->val > o->issued_val ? o->issued_val : seen;
+    if (o->wgmma) {
+        snprintf(buf, n, "it is wgmma.mma_async #%u of its warpgroup, which reads its shared-memory operands "
+                 "until the wgmma.wait_group that covers it, and %s", o->val - 1,
+                 agent == o->agent ? "this warp has not passed that wait"
+                                   : "no such wait is ordered before this (a stage released, e.g. by an arrive "
+                                     "on its \"empty\" barrier, before the consumer's wgmma.wait_group?)");
+        return;
+    }
     if (m && k && k + 1 == o->val && m->completions - k < 4 && m->hist[k % 4].site) {
         char where[400];
         interp_where(c, site_func(m->hist[k % 4].site), site_pc(m->hist[k % 4].site), where, sizeof where);
@@ -146,6 +161,14 @@ static int report(interp_ctx *c, ip_warp *w, int lane, const ck_conflict *k, con
     case CK_COPY_UNWAITED:
     case CK_SOURCE_REUSED: {
         const ck_op *op = ck_op_get(c->ck, o->op);
+        if (op->wgmma) {
+            op_str(c, o->op, other, sizeof other);
+            op_need(c, agent_of(c, w), o->op, need, sizeof need);
+            return ip_error(c, INTERP_FAULT, w, lane, c->xfunc, c->xpc,
+                            "data race [wgmma-operand-overwritten]: %s %s %u byte(s) at shared 0x%x of CTA rank %d "
+                            "that a wgmma.mma_async may still read, not ordered after it: %s\n  other side: %s",
+                            what, rw(write), n, k->off, cta, need, other);
+        }
         op_str(c, o->op, other, sizeof other);
         op_need(c, agent_of(c, w), o->op, need, sizeof need);
         return ip_error(c, INTERP_FAULT, w, lane, c->xfunc, c->xpc,
@@ -570,6 +593,14 @@ static int op_report(interp_ctx *c, const ip_op *o, uint32_t rec, const ck_confl
     case CK_COPY_OVERLAP:
         rule = "copy-overlap";
         why = "overlaps the bytes of an earlier asynchronous operation that is not ordered before this issue";
+        if (ck_op_get(c->ck, s->op)->wgmma) {
+            rule = "wgmma-operand-overwritten";
+            why = "writes shared bytes that a wgmma.mma_async may still read";
+        } else if (me->wgmma) {
+            rule = "copy-not-waited";
+            why = "reads shared bytes that an asynchronous copy writes, not ordered after its completion (a "
+                  "missing wait on the stage's \"full\" barrier?)";
+        }
         op_str(c, s->op, other, sizeof other);
         op_need(c, me->agent, s->op, need, sizeof need);
         break;
@@ -587,6 +618,13 @@ static int op_report(interp_ctx *c, const ip_op *o, uint32_t rec, const ck_confl
         side_str(c, s->agent, s->lane, s->site, other, sizeof other);
         break;
     default:
+        if (me->wgmma) {
+            rule = "wgmma-operand-unordered";
+            why = "reads shared bytes that a thread wrote with no barrier ordering that write before this issue "
+                  "(every warp that writes a tile must synchronise with the warpgroup before its mma_async)";
+            side_str(c, s->agent, s->lane, s->site, other, sizeof other);
+            break;
+        }
         rule = "copy-over-access";
         why = "overwrites shared bytes that a thread accessed with no wait ordering that access before this "
               "issue (a missing wait on the stage's \"empty\" barrier?)";
@@ -858,4 +896,40 @@ int ip_ck_exit(interp_ctx *c, ip_warp *w, int lane)
         }
     }
     return 0;
+}
+
+/* ---- wgmma operand reads ---------------------------------------------------------------------------- */
+
+/* The whole warpgroup has issued the mma_async of ip_op o (w: its last
+ * warp): from now until the wgmma.wait_group that covers it, it reads
+ * win[0] (A, empty when A is in registers) and win[1] (B) of its CTA. */
+int ip_ck_wgmma_issue(interp_ctx *c, ip_warp *w, ip_op *o, const uint32_t win[2][2])
+{
+    ck_state *s = c->ck;
+    uint32_t ag = agent_of(c, w);
+    ck_op r = { .agent = ag, .lane = 0, .site = (uint32_t)o->func << 20 | (o->pc & 0xfffff), .id = o->id,
+                .what = "wgmma.mma_async", .epoch = ck_epoch(s, ag), .wgmma = true, .cta = o->cta,
+                .comp = ck_wg_comp(s, o->cta, o->wg), .val = o->wg_seq + 1 };
+    r.issued_val = r.val;
+    o->ck_rec = UINT32_MAX;
+    if (!r.comp)
+        return 0;
+    uint32_t rec = ck_op_new(s, &r);
+    if (rec == UINT32_MAX)
+        return 0;
+    o->ck_rec = rec;
+    ck_conflict k;
+    for (int i = 0; i < 2; i++)
+        if (win[i][1] > win[i][0] && ck_op_read(s, rec, o->cta, win[i][0], win[i][1] - win[i][0], &k))
+            return op_report(c, o, rec, &k, o->cta);
+    ck_release(s, ag, NULL);
+    return 0;
+}
+
+/* Warp w passed a wgmma.wait_group: its warpgroup's mma_async before
+ * sequence number `upto` are complete. */
+void ip_ck_wgmma_waited(interp_ctx *c, ip_warp *w, uint32_t upto)
+{
+    uint32_t ag = agent_of(c, w);
+    ck_observe(c->ck, ag, ck_wg_comp(c->ck, w->cta->slot, w->id / 4), upto);
 }

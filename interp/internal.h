@@ -376,6 +376,8 @@ void ip_ck_tmap_write(interp_ctx *c, ip_warp *w, int lane, uint64_t a);
 void ip_ck_tmap_acquire(interp_ctx *c, ip_warp *w, uint64_t a);
 int ip_ck_tmap_use(interp_ctx *c, ip_warp *w, int lane, uint64_t a);
 int ip_ck_exit(interp_ctx *c, ip_warp *w, int lane);
+int ip_ck_wgmma_issue(interp_ctx *c, ip_warp *w, ip_op *o, const uint32_t win[2][2]);
+void ip_ck_wgmma_waited(interp_ctx *c, ip_warp *w, uint32_t upto);
 /* wgmma.c: wgmma.fence / mma_async / commit_group / wait_group for the
  * lanes of exec (returns 0, 1 when it moved the PCs itself, or a status);
  * landing of an IP_OP_WGMMA; plan-time decoding; per-CTA state. */

@@ -50,6 +50,7 @@ typedef struct ip_wg_rec {
     bool scale_d;
     uint32_t meta[128];
     uint32_t lo, hi;           /* shared bytes it may read: [lo, hi) */
+    uint32_t win[2][2];        /* A's and B's windows apart ([0, 0) for A in registers) */
 } ip_wg_rec;
 
 typedef struct ip_wg {
@@ -245,7 +246,8 @@ void ip_wgmma_proxy_fence(interp_ctx *c, ip_warp *w)
 
 /* a generic write to [off, off+n) of CTA `cta` while an mma_async of that CTA
  * may still read it */
-static int smem_race(interp_ctx *c, ip_warp *w, int lane, int cta, uint32_t off, uint32_t n, const char *what)
+static int smem_race(interp_ctx *c, ip_warp *w, int lane, int cta, uint32_t off, uint32_t n, const char *what,
+                     bool partial)
 {
     ip_cta *t = &c->cl.ctas[cta];
     if (!t->wg)
@@ -265,12 +267,13 @@ static int smem_race(interp_ctx *c, ip_warp *w, int lane, int cta, uint32_t off,
                 to = wg->next[j];
         for (uint32_t s = from; s < to; s++) {
             const ip_wg_rec *r = &wg->rec[s % IP_WG_RECS];
-            if (r->seq != s || !r->issued || off + n <= r->lo || off >= r->hi)
+            if (r->seq != s || !r->issued || (partial && r->issued == 0xF) || off + n <= r->lo || off >= r->hi)
                 continue;
             char a[300];
             where(c, r->func, r->pc, a, sizeof a);
             return ip_error(c, INTERP_FAULT, w, lane, c->xfunc, c->xpc,
-                            "%s writes shared memory [0x%x, 0x%x) that wgmma.mma_async (warpgroup %d, "
+                            "data race [wgmma-operand-overwritten]: %s writes shared memory [0x%x, 0x%x) that "
+                            "wgmma.mma_async (warpgroup %d, "
                             "issued at %s) may still read: wait with wgmma.wait_group before overwriting "
                             "its operands", what, off, off + n, g, a);
         }
@@ -281,7 +284,11 @@ static int smem_race(interp_ctx *c, ip_warp *w, int lane, int cta, uint32_t off,
 int ip_wgmma_smem_write(interp_ctx *c, ip_warp *w, int lane, int cta, uint32_t off, uint32_t n, const char *what)
 {
     note_write(c, w, lane, cta, off, n);
-    return smem_race(c, w, lane, cta, off, n, what);
+    /* with the checker on, a write is checked against the read window of an
+     * mma_async the whole warpgroup issued in happens-before terms (hooks.c);
+     * here only against one that part of the warpgroup has issued (no wait
+     * can cover it yet, so any write is a race); with it off, by timing */
+    return smem_race(c, w, lane, cta, off, n, what, c->ck != NULL);
 }
 
 /* ---- landing --------------------------------------------------------------------- */
@@ -481,9 +488,14 @@ static int issue(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, uin
         if (!fo->a_regs)
             r->desc_a = ip_opd(c, w, f, in, fo->o_a, 0);
         r->scale_d = ip_opd(c, w, f, in, fo->o_scale, 0) != 0;
-        tc_wgmma_footprint(fo, r->desc_b, false, &r->lo, &r->hi);
-        if (!fo->a_regs)
-            tc_wgmma_footprint(fo, r->desc_a, true, &r->lo, &r->hi);
+        r->win[1][0] = UINT32_MAX;
+        tc_wgmma_footprint(fo, r->desc_b, false, &r->win[1][0], &r->win[1][1]);
+        if (!fo->a_regs) {
+            r->win[0][0] = UINT32_MAX;
+            tc_wgmma_footprint(fo, r->desc_a, true, &r->win[0][0], &r->win[0][1]);
+        }
+        r->lo = r->win[0][1] && r->win[0][0] < r->win[1][0] ? r->win[0][0] : r->win[1][0];
+        r->hi = r->win[0][1] > r->win[1][1] ? r->win[0][1] : r->win[1][1];
     } else if (r->func != f->func || r->pc != c->xpc || r->group != s->commits[j]) {
         char a[300], b[300];
         int first = __builtin_ctz(r->issued);
@@ -510,7 +522,8 @@ static int issue(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, uin
             char a[300];
             where(c, (int)(tag >> 1 & 0xFFFF), (uint32_t)(tag >> 17 & 0xFFFFFFFF), a, sizeof a);
             return ip_error(c, INTERP_FAULT, w, 0, f->func, c->xpc,
-                            "wgmma.mma_async reads shared memory at 0x%x that warp %u lane %u wrote through "
+                            "data race [missing-proxy-fence]: wgmma.mma_async reads shared memory at 0x%x that "
+                            "warp %u lane %u wrote through "
                             "the generic proxy at %s with no fence.proxy.async since", k * 16,
                             (unsigned)(tag >> 49 & 0x7F), (unsigned)(tag >> 56 & 0x1F), a);
         }
@@ -540,6 +553,8 @@ static int issue(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, uin
     r->inflight = true;
     c->nops++;
     c->effects++;
+    if (c->ck && ip_ck_wgmma_issue(c, w, o, (const uint32_t (*)[2])r->win))
+        return c->res.status;
     if (c->plan->launch.policy == INTERP_COMPLETE_EAGER && ip_async_land(c, c->nops - 1))
         return c->res.status;
     return 0;
@@ -603,6 +618,8 @@ int ip_wgmma_exec(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, ui
             w->wg_busy -= last - q->waited[j];
             q->waited[j] = last;
         }
+        if (c->ck)
+            ip_ck_wgmma_waited(c, w, q->waited[j]);
         break;
     }
     default:

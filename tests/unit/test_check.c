@@ -11,8 +11,64 @@
  *     the same value written twice is benign;
  *   - a TMA-store-style bulk store from shared memory written with no
  *     fence.proxy.async, and a thread exiting with its store unread;
- *   - --check=none (interp_launch.no_check) turns all of it off. */
+ *   - --check=none (interp_launch.no_check) turns all of it off;
+ *   - a wgmma.mma_async's operand window (check/ directly): a generic write
+ *     or a TMA landing in it before a wgmma.wait_group covering it is
+ *     ordered, none after. */
 #include "tests/unit/interp_harness.h"
+#include "check/check.h"
+
+#define CK_EXPECT(name, got, want) do { int g_ = (got), w_ = (want); if (g_ == w_) printf("PASS %s\n", name); \
+    else { printf("FAIL %s: conflict kind %d, want %d\n", name, g_, w_); check_failures++; } } while (0)
+
+/* one CTA of 8 warps: warps 0-3 the consumer warpgroup, warp 4 a producer */
+static void wgmma_window(void)
+{
+    ck_state *s = ck_new(1, 8, 4096);
+    if (!s) {
+        printf("FAIL wgmma window: ck_new\n");
+        check_failures++;
+        return;
+    }
+    ck_conflict k;
+    uint32_t comp = ck_wg_comp(s, 0, 0);
+    ck_op w = { .agent = 3, .site = 7, .id = 1, .what = "wgmma.mma_async", .cta = 0, .wgmma = true,
+                .comp = comp, .val = 1 };
+    /* the warpgroup's mma_async #0 reads [0x100, 0x300) */
+    uint32_t op = ck_op_new(s, &w);
+    CK_EXPECT("wgmma: its window is marked", ck_op_read(s, op, 0, 0x100, 0x200, &k), CK_OK);
+    /* the consumer releases the stage (arrive on "empty") before its wait_group */
+    uint32_t *empty = ck_sync_new(s);
+    ck_release(s, 0, empty);
+    ck_acquire(s, 4, empty);
+    CK_EXPECT("wgmma: a producer's generic write released before the wait_group races",
+              ck_access(s, 4, 0, 9, 0, 0x180, 4, CK_WRITE, &k), CK_SOURCE_REUSED);
+    CK_EXPECT("... naming the wgmma", (int)k.other.op, (int)op);
+    ck_op t = { .agent = 4, .site = 11, .id = 2, .what = "TMA load", .cta = 0, .is_load = true };
+    uint32_t top = ck_op_new(s, &t);
+    CK_EXPECT("wgmma: a TMA landing in the window before the wait_group overlaps it",
+              ck_op_write(s, top, 0, 0x200, 0x80, &k), CK_COPY_OVERLAP);
+    CK_EXPECT("... naming the wgmma", (int)k.other.op, (int)op);
+    /* now the right order: wait_group (warp 0 observes #0 complete), then release */
+    ck_observe(s, 0, comp, 1);
+    ck_release(s, 0, empty);
+    ck_acquire(s, 4, empty);
+    CK_EXPECT("wgmma: a write after the wait_group, released after it, is ordered",
+              ck_access(s, 4, 0, 9, 0, 0x280, 4, CK_WRITE, &k), CK_OK);
+    CK_EXPECT("wgmma: reads of the window after the wait are ordered",
+              ck_access(s, 0, 0, 13, 0, 0x110, 16, 0, &k), CK_OK);
+    /* another warp that never synchronised with the wait still races */
+    CK_EXPECT("wgmma: a warp not ordered after the wait still races",
+              ck_access(s, 5, 0, 9, 0, 0x120, 4, CK_WRITE, &k), CK_SOURCE_REUSED);
+    /* a generic write not ordered before the issue of the next mma_async */
+    ck_op w2 = w;
+    w2.val = 2;
+    w2.agent = 3;
+    uint32_t op2 = ck_op_new(s, &w2);
+    CK_EXPECT("wgmma: issued over a generic write no barrier ordered before it",
+              ck_op_read(s, op2, 0, 0x100, 0x40, &k), CK_COPY_OVER_ACCESS);
+    ck_free(s);
+}
 
 /* tensormap.cp_fenceproxy needs PTX ISA 8.3 */
 #undef TH_HEADER
@@ -385,5 +441,6 @@ int main(void)
     th_run_k(&r, store, "k", 1, 1, 1, 0, 1, INTERP_COMPLETE_DEFERRED, fw, 2);
     CHECK_OK("fenced, and waited for: clean", &r);
     th_free(&r);
+    wgmma_window();
     CHECK_DONE();
 }

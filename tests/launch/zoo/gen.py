@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""gen.py — writes zoo.jsonl, one ptxi-launch/1 case per entry of zoo.ptx
+"""gen.py — writes zoo.jsonl and zoo2.jsonl, one ptxi-launch/1 case per entry of zoo.ptx
 (every kernel of zoo.cu and its _ok twin), all with the same buffers and
 tensor maps.  Run it after rebuilding zoo.ptx."""
 import json, re
@@ -23,4 +23,17 @@ with open("zoo.jsonl", "w") as f:
                 "tensor_maps": [tmap("tm", "src"), tmap("tmo", "out")],
                 "params": [{"tensor_map": "tm"}, {"tensor_map": "tmo"}, {"pointer": "dst"},
                            {"pointer": "out"}]}
+        f.write(json.dumps(case, separators=(",", ":")) + "\n")
+
+# zoo2: the wgmma pipelines (160 threads: a consumer warpgroup and a producer warp)
+ptx = open("zoo2.ptx").read()
+names = re.findall(r"^\.visible \.entry (\w+)\(", ptx, re.M)
+with open("zoo2.jsonl", "w") as f:
+    for n in names:
+        case = {"format": "ptxi-launch/1", "name": n, "ptx": "zoo2.ptx", "kernel": n,
+                "grid": [1, 1, 1], "block": [160, 1, 1], "cluster": [1, 1, 1],
+                "buffers": [{"name": "src", "bytes": 16384, "init": {"hash32": 7}},
+                            {"name": "dst", "bytes": 16384}],
+                "tensor_maps": [tmap("tm", "src")],
+                "params": [{"tensor_map": "tm"}, {"pointer": "dst"}]}
         f.write(json.dumps(case, separators=(",", ":")) + "\n")
