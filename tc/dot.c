@@ -485,3 +485,17 @@ uint64_t tc_dot_dv(const struct tc_dot_op *op, const tc_dvec *a, const tc_dvec *
     int neg = S < 0;
     return encode(neg ? (uint64_t)-S : (uint64_t)S, maxe - F, neg, op->dtype, dkeep, rne);
 }
+
+/* bits of one element of a tensor-core type (tc_type) */
+unsigned tc_type_bits(int t)
+{
+    switch (t) {
+    case TC_T_F16: case TC_T_BF16: return 16;
+    case TC_T_TF32: case TC_T_F32: case TC_T_S32: return 32;
+    case TC_T_F64: return 64;
+    case TC_T_E4M3: case TC_T_E5M2: case TC_T_S8: case TC_T_U8: return 8;
+    case TC_T_S4: case TC_T_U4: return 4;
+    case TC_T_B1: return 1;
+    default: return 0;
+    }
+}

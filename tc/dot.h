@@ -46,6 +46,9 @@ struct tc_dot_op {
     uint16_t shape_m, shape_n;  /* the instruction's M and N (informational) */
 };
 
+/* bits of one element of type t (enum tc_type; 1 for .b1) */
+unsigned tc_type_bits(int t);
+
 /* d = c + sum of n products a[i]*b[i], as the H100 computes one element of
  * the instruction described by op.  n == op->k for dense forms. */
 uint64_t tc_dot(const struct tc_dot_op *op, const uint32_t *a, const uint32_t *b,

@@ -38,18 +38,6 @@ static int tc_type_of(int irt)
     }
 }
 
-static int tbits_tc(int t)
-{
-    switch (t) {
-    case TC_T_F16: case TC_T_BF16: return 16;
-    case TC_T_TF32: case TC_T_F32: case TC_T_S32: return 32;
-    case TC_T_F64: return 64;
-    case TC_T_E4M3: case TC_T_E5M2: case TC_T_S8: case TC_T_U8: return 8;
-    case TC_T_S4: case TC_T_U4: return 4;
-    case TC_T_B1: return 1;
-    default: return 0;
-    }
-}
 
 /* the dense forms sm_90 has: tc/shapes.def, section 1 */
 static const struct { uint8_t m, n; uint16_t k; uint8_t d, a, b, c, runs; } mma_forms[] = {
@@ -80,7 +68,7 @@ static int mma_sp_form(int m, int n, int k, const uint8_t *types)
 /* registers per thread of each fragment (a sparse A holds K/2 columns) */
 static void set_counts(tc_mma_form *f)
 {
-    int ab = tbits_tc(f->atype);
+    int ab = (int)tc_type_bits(f->atype);
     int ka = f->sparse ? f->kk / 2 : f->kk;
     f->aepr = f->bepr = (uint8_t)(ab >= 32 ? 1 : 32 / ab);
     f->na = (uint8_t)(f->m * ka / 32 / f->aepr);
@@ -147,7 +135,7 @@ bool tc_mma_decode(const ir_instr *in, tc_mma_form *f, char *why, size_t n)
          * a thread; m16n8k32 .f16 -> .f32 takes selectors 2 and 3 in ptxas,
          * and the H100 stops on them (CUDA_ERROR_ILLEGAL_INSTRUCTION,
          * tests/hw/tc_warp, the sp3_sm90a.ptx cases) */
-        int bits = tbits_tc(f->atype), nthr = f->kk * bits / (bits >= 16 ? 16 : 8) / 16;
+        int bits = (int)tc_type_bits(f->atype), nthr = f->kk * bits / (bits >= 16 ? 16 : 8) / 16;
         f->sel_faults = (f->sel + 1) * nthr > 4;
         return true;
     }
@@ -217,7 +205,7 @@ static void mma_unpack(const tc_mma_form *f, int ka, const uint64_t *a, const ui
                        uint64_t *A, uint64_t *B, uint64_t *C)
 {
     int N = f->n;
-    int abits = tbits_tc(f->atype), bbits = tbits_tc(f->btype);
+    int abits = (int)tc_type_bits(f->atype), bbits = (int)tc_type_bits(f->btype);
     for (int lane = 0; lane < 32; lane++) {
         int g = lane >> 2, t = lane & 3;
         for (int i = 0; i < f->na; i++)
@@ -296,7 +284,7 @@ void tc_mma_sp_run(const tc_mma_form *f, const uint64_t *a, const uint64_t *b, c
     static _Thread_local uint16_t keep[16 * 128];
     int K = f->kk, kc = K / 2, M = f->m;
     mma_unpack(f, kc, a, b, c, Ac, B, C);
-    int bits = tbits_tc(f->atype);
+    int bits = (int)tc_type_bits(f->atype);
     int ubits = bits >= 16 ? 16 : 8;                   /* unit */
     int kunits = K * bits / ubits, chunks = kunits / 4, nthr = chunks / 4;
     memset(A, 0, sizeof(uint64_t) * (size_t)(M * K));
@@ -482,7 +470,7 @@ bool tc_wmma_decode(const ir_instr *in, tc_wmma_form *f, char *why, size_t n)
         m->na = wmma_forms[row].na; m->nb = wmma_forms[row].nb;
         m->nc = (uint8_t)acc_regs(m->ctype, f->m, f->n);
         m->nd = (uint8_t)acc_regs(m->dtype, f->m, f->n);
-        int ab = tbits_tc(m->atype);
+        int ab = (int)tc_type_bits(m->atype);
         m->aepr = m->bepr = (uint8_t)(ab >= 32 ? 1 : 32 / ab);
         return true;
     }
@@ -518,7 +506,7 @@ bool tc_wmma_decode(const ir_instr *in, tc_wmma_form *f, char *why, size_t n)
     }
     f->frag = (uint8_t)fr;
     f->type = (uint8_t)tc_type_of(t);
-    f->bits = (uint8_t)tbits_tc(f->type);
+    f->bits = (uint8_t)(int)tc_type_bits(f->type);
     f->nregs = (uint8_t)nr;
     f->colmajor = (uint8_t)lay;
     f->rows = fr == TC_WF_A ? f->m : fr == TC_WF_B ? f->k : f->m;
@@ -585,8 +573,8 @@ void tc_wmma_run(const tc_wmma_form *f, const uint64_t *a, const uint64_t *b, co
     fa.frag = TC_WF_A; fa.rows = (uint8_t)M; fa.cols = (uint8_t)K; fa.type = m->atype;
     fb.frag = TC_WF_B; fb.rows = (uint8_t)K; fb.cols = (uint8_t)N; fb.type = m->btype;
     fc.frag = TC_WF_C; fc.rows = (uint8_t)M; fc.cols = (uint8_t)N; fc.type = m->ctype;
-    fa.bits = fb.bits = (uint8_t)tbits_tc(m->atype);
-    fc.bits = (uint8_t)tbits_tc(m->ctype);
+    fa.bits = fb.bits = (uint8_t)(int)tc_type_bits(m->atype);
+    fc.bits = (uint8_t)(int)tc_type_bits(m->ctype);
     int need_a = M * K * fa.bits / 1024, need_b = K * N * fb.bits / 1024;
     if (fa.bits == 64) { need_a = M * K / 32; need_b = K * N / 32; }
     int cepr = fc.bits >= 32 ? 1 : 2;
@@ -610,7 +598,7 @@ void tc_wmma_run(const tc_wmma_form *f, const uint64_t *a, const uint64_t *b, co
     }
     struct tc_dot_op op = dot_op(m, TC_FAM_WMMA);
     dot_all(&op, M, N, K, A, B, C, NULL, D);
-    fc.type = m->dtype; fc.bits = (uint8_t)tbits_tc(m->dtype);
+    fc.type = m->dtype; fc.bits = (uint8_t)(int)tc_type_bits(m->dtype);
     int depr = fc.bits >= 32 ? 1 : 2;
     for (int lane = 0; lane < 32; lane++)
         for (int i = 0; i < m->nd; i++) {

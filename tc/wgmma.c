@@ -33,19 +33,6 @@ static const wg_row rows[] = {
 };
 #define NROWS (sizeof rows / sizeof rows[0])
 
-unsigned tc_type_bits(int t)
-{
-    switch (t) {
-    case TC_T_F16: case TC_T_BF16: return 16;
-    case TC_T_TF32: case TC_T_F32: case TC_T_S32: return 32;
-    case TC_T_F64: return 64;
-    case TC_T_E4M3: case TC_T_E5M2: case TC_T_S8: case TC_T_U8: return 8;
-    case TC_T_S4: case TC_T_U4: return 4;
-    case TC_T_B1: return 1;
-    default: return 0;
-    }
-}
-
 const char *tc_type_name(int t)
 {
     static const char *const nm[] = { "?", "f16", "bf16", "tf32", "f32", "f64", "e4m3", "e5m2",

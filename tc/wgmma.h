@@ -105,8 +105,6 @@ void tc_wgmma_d_where(const tc_wg_form *f, uint32_t row, uint32_t col, uint32_t 
  * of the element inside the register. */
 void tc_wgmma_a_where(const tc_wg_form *f, uint32_t row, uint32_t k, uint32_t *thread, uint32_t *reg,
                       uint32_t *bit);
-/* Element bits of a type (1 for b1). */
-unsigned tc_type_bits(int t);
 const char *tc_type_name(int t);
 
 #endif
