@@ -31,6 +31,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <signal.h>
+#include <sys/time.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +43,13 @@
 #include "launch/trace.h"
 
 static volatile sig_atomic_t interrupted;
+
+/* --timeout: SIGALRM ends the command that runs too long, as Ctrl-C does */
+static void on_sigalrm(int sig)
+{
+    (void)sig;
+    interrupted = 2;
+}
 
 static void on_sigint(int sig)
 {
@@ -151,6 +159,7 @@ static int session_start(dbg *d)
     d->l.jobs = 1;
     d->l.policy = d->policy;
     d->l.seed = d->seed;
+    d->l.max_steps = d->max_steps;
     d->c = interp_new(&d->l);
     if (!d->c) {
         dbg_err("ptxi debug: out of memory creating the launch");
@@ -944,7 +953,7 @@ static int resume(dbg *d)
     int stop = STOP_NONE;
     for (;;) {
         if (interrupted) {
-            printf("\nInterrupted.\n");
+            printf(interrupted == 2 ? "\nTime limit reached (--timeout): the command stopped.\n" : "\nInterrupted.\n");
             dbg_show_warp(d, d->cta, d->warp, NULL);
             return STOP_INTR;
         }
@@ -1721,7 +1730,15 @@ static bool exec_line(dbg *d, const char *line, const struct cmd **last)
     int s0 = d->state;
     d->stopped_bp = 0;
     interrupted = 0;   /* a Ctrl-C counts for the command it interrupts */
+    if (d->timeout > 0) {
+        struct itimerval it = { { 0, 0 }, { (time_t)d->timeout, (suseconds_t)((d->timeout - (double)(time_t)d->timeout) * 1e6) } };
+        setitimer(ITIMER_REAL, &it, NULL);
+    }
     bool go = execute(d, line, last) && !d->quit;
+    if (d->timeout > 0) {
+        struct itimerval off = { { 0, 0 }, { 0, 0 } };
+        setitimer(ITIMER_REAL, &off, NULL);
+    }
     for (int rounds = 0; go && moved(d, c0, k0, s0); rounds++) {
         d->frame = 0;
         dbg_show_displays(d);
@@ -1806,6 +1823,8 @@ static void usage(FILE *f)
         "  --batch                    exit after -x/-ex instead of reading commands from stdin\n"
         "  --echo                     print each command read from a file or pipe before its output\n"
         "  --trace FILE.json          write a Perfetto/Chrome timeline of what runs (each `run` anew)\n"
+        "  --max-steps N              stop the kernel after N warp instructions in all (default 4e9; 0: none)\n"
+        "  --timeout SECONDS          stop any one command (run, continue, step N...) after SECONDS (default 600; 0: none)\n"
         "commands are read from stdin (with line editing at a terminal); `help` lists them\n");
 }
 
@@ -1967,6 +1986,8 @@ int cmd_debug(int argc, char **argv)
     d.verdict = -1;
     d.lane = -1;
     d.policy = INTERP_COMPLETE_DEFERRED;
+    d.max_steps = 4000000000ull;    /* as run and test: a runaway kernel ends in minutes */
+    d.timeout = 600;
     const char *input = NULL, *filter = NULL;
     const char **scripts = calloc((size_t)argc, sizeof *scripts);
     bool *script_is_cmd = calloc((size_t)argc, sizeof *script_is_cmd);
@@ -1995,6 +2016,20 @@ int cmd_debug(int argc, char **argv)
             d.trace_path = a + 8;
         } else if (!strcmp(a, "--trace") && i + 1 < argc) {
             d.trace_path = argv[++i];
+        } else if ((!strcmp(a, "--max-steps") || !strcmp(a, "--timeout")) && i + 1 < argc) {
+            char *end;
+            const char *v = argv[++i];
+            errno = 0;
+            double x = strtod(v, &end);
+            if (!*v || *end || errno || x < 0 || (a[2] == 'm' && x != (double)(uint64_t)x)) {
+                fprintf(stderr, "ptxi debug: %s: \"%s\" is not a %s\n", a, v,
+                        a[2] == 'm' ? "non-negative integer" : "non-negative number of seconds");
+                goto out;
+            }
+            if (a[2] == 'm')
+                d.max_steps = (uint64_t)x;
+            else
+                d.timeout = x;
         } else if (!strcmp(a, "--filter") || !strcmp(a, "--complete") || !strcmp(a, "-x") || !strcmp(a, "-ex") ||
                    !strcmp(a, "--command") || !strcmp(a, "--ex")) {
             if (i + 1 >= argc) {
@@ -2071,6 +2106,10 @@ int cmd_debug(int argc, char **argv)
     }
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
+    struct sigaction sal;
+    memset(&sal, 0, sizeof sal);
+    sal.sa_handler = on_sigalrm;
+    sigaction(SIGALRM, &sal, NULL);
     sa.sa_handler = on_sigint;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);

@@ -77,6 +77,8 @@ typedef struct dbg {
     interp_ctx *c;
     interp_policy policy;
     uint64_t seed;
+    uint64_t max_steps;        /* --max-steps (interp_launch.max_steps), default 4e9 */
+    double timeout;            /* --timeout: seconds any one command may run; 0 = none */
     int state;
     int cta, warp;         /* selected warp */
     int lane;              /* selected lane, -1 = the first lane of the warp's next group */
