@@ -1202,6 +1202,12 @@ void dbg_cmd_set(dbg *d, const char *fmt, const char *args)
     }
     if (!need_resident(d))
         return;
+    if (d->frame != 0) {
+        /* the interpreter writes the innermost frame's registers only */
+        dbg_err("set var: frame #%d is a caller's frame; ptxi changes registers of the innermost frame "
+                "only (`frame 0` first)", d->frame);
+        return;
+    }
     char name[64];
     int lane;
     size_t k = dbg_scan_reg(args, name, sizeof name, &lane);
