@@ -21,6 +21,6 @@ out=$("$PTXI" debug --max-steps x "$SPIN" < /dev/null 2>&1); rc=$?
 out=$("$PTXI" debug --timeout -1 "$SPIN" < /dev/null 2>&1); rc=$?
 [ "$rc" -ne 0 ] && check bad_timeout "is not a non-negative number of seconds" "$out" || echo "FAIL debug_limits/bad_timeout: exit status $rc"
 # set var after `up` would have written the innermost frame: refused, naming the frame
-out=$(printf 'break twice\nrun\nup\nset var %%r1 = 5\nframe 0\nset var %%r1 = 5\np %%r1\n' | timeout 60 "$PTXI" debug tests/launch/debug/calls.json 2>&1)
+out=$(printf 'break twice\nrun\nup\nset var %%r1 = 5\nframe 0\nset var %%t1 = 5\np %%t1\n' | timeout 60 "$PTXI" debug tests/launch/debug/calls.json 2>&1)
 check set_var_caller_frame "set var: frame #1 is a caller's frame" "$out"
-check set_var_frame0 '= 5$' "$out"
+check set_var_frame0 '%t1 (.b32, warp 0) = 5 (all 32 lanes)' "$out"
