@@ -148,7 +148,7 @@ FUZZ_SECONDS ?= 120
 FUZZ_FLAGS   ?=
 FUZZ_B       := $(B)/fuzz
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
-FE_SRC       := $(wildcard ir/*.c lexer/*.c parser/*.c)
+FE_SRC       := $(wildcard ir/*.c lexer/*.c parser/*.c tc/*.c)
 FE_OBJ       := $(patsubst %.c,$(B)/%.o,$(FE_SRC)) $(patsubst $(B)/gen/%.c,$(B)/gen/%.o,$(GEN_C))
 
 fuzz:
