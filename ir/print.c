@@ -475,6 +475,12 @@ void ir_dump_canonical(const ir_module *m, FILE *out)
             m->version_minor, m->target, m->address_size);
     for (uint32_t i = 0; i < m->nsyms; i++) {
         const ir_symbol *s = &m->syms[i];
+        if (s->owner == -2) {
+            /* a parameter of a declaration that a later declaration or the
+             * definition superseded: dead, and printed under the later names */
+            fprintf(out, "sym %u superseded\n", i);
+            continue;
+        }
         fprintf(out, "sym %u %s k%u sp%u t%u v%u l%u p%u/%u/%u al%u n%" PRIu64 " sz%" PRIu64
                 " fi%d own%d off%u arr%u", i, s->name, s->kind, s->space, s->type, s->vec,
                 s->linkage, s->is_ptr, s->ptr_space, s->ptr_align, s->align, s->nelem, s->size,

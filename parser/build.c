@@ -154,6 +154,7 @@ struct ptx_builder {
     initel *init; uint32_t ninit, capinit;
     /* function being built */
     int in_func, in_body, is_entry;
+    uint32_t proto_line;    /* line of the declaration a redeclaration must match */
     int head_pragma_last;   /* the function header's last directive is a .pragma (its ';' may end a declaration) */
     int32_t fidx;
     ptx_loc floc;
@@ -764,6 +765,7 @@ void ptx_b_func_name(ptx_builder *b, const ptx_tok *name, ptx_loc l)
         if (s->kind == IR_SYM_FUNC && s->func_index >= 0 && b->funcs[s->func_index].is_decl) {
             b->fidx = s->func_index;
             ir_function *f = &b->funcs[b->fidx];
+            b->proto_line = f->loc.line;   /* for check_prototype's message */
             for (uint32_t i = 0; i < f->nparams; i++)
                 b->syms[f->params[i]].owner = -2; /* superseded by this definition */
             for (uint32_t i = 0; i < f->nrets; i++)
@@ -838,8 +840,35 @@ void ptx_b_func_dir(ptx_builder *b, int kind, const int64_t *v, int n, ptx_loc l
 
 /* Lay out the parameter block: each parameter at the next offset that
  * satisfies its alignment (explicit .align, else the element size). */
+/* A function declared again (or defined after a declaration) must keep its
+ * prototype: the same parameters and return parameters, of the same types,
+ * sizes and alignments (their names may change), as ptxas requires. */
+static void check_prototype(ptx_builder *b, const ir_function *f)
+{
+    if (!f->params && !f->rets)
+        return; /* first declaration */
+    if (f->nparams != b->nparams || f->nrets != b->nrets) {
+        berr(b, b->floc, "inconsistent prototypes of '%s': %u parameters and %u return parameters here, "
+             "%u and %u at line %u", f->name, b->nparams, b->nrets, f->nparams, f->nrets, b->proto_line);
+        return;
+    }
+    for (uint32_t i = 0; i < b->nparams + b->nrets; i++) {
+        bool ret = i >= b->nparams;
+        const ir_symbol *x = &b->syms[ret ? f->rets[i - b->nparams] : f->params[i]];
+        const ir_symbol *y = &b->syms[ret ? b->rets[i - b->nparams] : b->params[i]];
+        if (x->type != y->type || x->vec != y->vec || x->size != y->size || x->align != y->align ||
+            x->is_ptr != y->is_ptr) {
+            berr(b, b->floc, "inconsistent prototypes of '%s': %sparameter %u differs in type, size or "
+                 "alignment from line %u", f->name, ret ? "return " : "",
+                 (ret ? i - b->nparams : i) + 1, b->proto_line);
+            return;
+        }
+    }
+}
+
 static void layout_params(ptx_builder *b, ir_function *f)
 {
+    check_prototype(b, f);
     uint32_t off = 0;
     for (uint32_t i = 0; i < b->nparams; i++) {
         ir_symbol *s = &b->syms[b->params[i]];
