@@ -401,6 +401,13 @@ int ip_wgmma_reg_check(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *
 
 static inline ip_frame *ip_lane_frame(ip_warp *w, int lane) { return &w->frames[w->fr[lane]]; }
 static inline const ir_function *ip_func(const interp_ctx *c, int f) { return &c->plan->mod->funcs[f]; }
+/* element i of a register or vector operand of fn (NULL past its end) */
+static inline const ir_operand *ip_vec_elem(const ir_function *fn, const ir_operand *o, unsigned i)
+{
+    if (o->kind == IR_OPD_VEC)
+        return i < o->u.vec.n ? &fn->vecpool[o->u.vec.first + i] : NULL;
+    return i == 0 ? o : NULL;
+}
 /* A register slot holds 64 bits; the high half of .b128 register `r` of a
  * frame of function `f` is slot ip_hi_slot(c, f, r) (only where
  * plan->wide[f]): registers, constants, then one high half per register. */

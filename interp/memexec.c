@@ -83,13 +83,6 @@ static void wreg(interp_ctx *c, ip_frame *f, uint32_t slot, uint32_t l, uint64_t
     f->regs[slot * IP_WARP + l] = v & c->plan->regmask[f->func][slot];
 }
 
-/* element i of a register/vector operand */
-static const ir_operand *vec_elem(const ir_function *fn, const ir_operand *o, unsigned i)
-{
-    if (o->kind == IR_OPD_VEC)
-        return i < o->u.vec.n ? &fn->vecpool[o->u.vec.first + i] : NULL;
-    return i == 0 ? o : NULL;
-}
 
 static uint64_t elem_val(interp_ctx *c, ip_frame *f, const ir_operand *e, uint32_t l, int t)
 {
@@ -175,7 +168,7 @@ static int exec_ld(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, u
         if (p.cta < 0 && ip_ck_gactive(c) && p.space == IR_SPACE_GLOBAL && ip_ck_global(c, w, (int)l, a, es * n, false))
             return c->res.status;
         for (unsigned i = 0; i < n; i++) {
-            const ir_operand *e = vec_elem(fn, &in->opd[0], i);
+            const ir_operand *e = ip_vec_elem(fn, &in->opd[0], i);
             if (e && e->kind == IR_OPD_REG) {
                 wreg(c, f, e->u.reg, l, ext(load_le(p.p + i * es, es), t));
                 if (es == 16)
@@ -206,7 +199,7 @@ static int exec_st(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, u
                             (unsigned long long)a);
         uint8_t nb[128];
         for (unsigned i = 0; i < n; i++) {
-            const ir_operand *e = vec_elem(fn, &in->opd[1], i);
+            const ir_operand *e = ip_vec_elem(fn, &in->opd[1], i);
             uint64_t v = elem_val(c, f, e, l, t);
             memcpy(nb + i * es, &v, es > 8 ? 8 : es);
             if (es == 16) {
@@ -397,10 +390,10 @@ static int exec_atom(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f,
         if (c->plan->wg_any && p.cta >= 0 && ip_wgmma_smem_write(c, w, (int)l, p.cta, p.soff, size * n, race_what(in, wb, sizeof wb)))
             return c->res.status;
         for (unsigned i = 0; i < n; i++) {
-            uint64_t b = n > 1 ? elem_val(c, f, vec_elem(fn, &in->opd[ak + 1], i), l, t) : ip_opd(c, w, f, in, ak + 1, l);
+            uint64_t b = n > 1 ? elem_val(c, f, ip_vec_elem(fn, &in->opd[ak + 1], i), l, t) : ip_opd(c, w, f, in, ak + 1, l);
             uint64_t cv = op == IR_M_OP_CAS ? ip_opd(c, w, f, in, ak + 2, l) : 0;
             uint64_t old = atomic_apply(p.p + i * size, size, op, t, b, cv, p.space == IR_SPACE_GLOBAL);
-            const ir_operand *d = is_red ? NULL : n > 1 ? vec_elem(fn, &in->opd[0], i) : &in->opd[0];
+            const ir_operand *d = is_red ? NULL : n > 1 ? ip_vec_elem(fn, &in->opd[0], i) : &in->opd[0];
             if (d && d->kind == IR_OPD_REG)
                 wreg(c, f, d->u.reg, l, ext(old, t));
         }
@@ -713,7 +706,7 @@ static int exec_warp(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f,
         uint32_t part = exec & mm;
         uint32_t leader = part ? (uint32_t)__builtin_ctz(part) : 0;
         FOR_LANES(exec, l) {
-            const ir_operand *e0 = vec_elem(fn, dst, 0), *e1 = vec_elem(fn, dst, 1);
+            const ir_operand *e0 = ip_vec_elem(fn, dst, 0), *e1 = ip_vec_elem(fn, dst, 1);
             if (dst->kind == IR_OPD_REG) e1 = NULL;
             if (e0 && e0->kind == IR_OPD_REG) wreg(c, f, e0->u.reg, l, leader);
             if (e1 && e1->kind == IR_OPD_REG) wreg(c, f, e1->u.reg, l, l == leader);
@@ -752,7 +745,7 @@ static int exec_warp(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f,
         }
         if (all)
             FOR_LANES(exec, l) {
-                const ir_operand *e1 = dst->kind == IR_OPD_VEC ? vec_elem(fn, dst, 1) : NULL;
+                const ir_operand *e1 = dst->kind == IR_OPD_VEC ? ip_vec_elem(fn, dst, 1) : NULL;
                 if (e1 && e1->kind == IR_OPD_REG) wreg(c, f, e1->u.reg, l, pv[l]);
             }
         break;
@@ -794,7 +787,7 @@ static int exec_warp(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f,
             pv[l] = p;
         }
         FOR_LANES(exec, l) {
-            const ir_operand *e1 = dst->kind == IR_OPD_VEC ? vec_elem(fn, dst, 1) : NULL;
+            const ir_operand *e1 = dst->kind == IR_OPD_VEC ? ip_vec_elem(fn, dst, 1) : NULL;
             if (e1 && e1->kind == IR_OPD_REG) wreg(c, f, e1->u.reg, l, pv[l]);
         }
         break;
@@ -802,7 +795,7 @@ static int exec_warp(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f,
     default:
         return -2;
     }
-    const ir_operand *e0 = dst->kind == IR_OPD_VEC ? vec_elem(fn, dst, 0) : dst;
+    const ir_operand *e0 = dst->kind == IR_OPD_VEC ? ip_vec_elem(fn, dst, 0) : dst;
     if (e0 && e0->kind == IR_OPD_REG)
         FOR_LANES(exec, l) wreg(c, f, e0->u.reg, l, d[l]);
     return 0;

@@ -16,13 +16,6 @@
 
 #define FOR_LANES(m, l) for (uint32_t m_ = (m), l; m_ && ((l = (uint32_t)__builtin_ctz(m_)), 1); m_ &= m_ - 1)
 
-static const ir_operand *vec_elem(const ir_function *fn, const ir_operand *o, unsigned i)
-{
-    if (o->kind == IR_OPD_VEC)
-        return i < o->u.vec.n ? &fn->vecpool[o->u.vec.first + i] : NULL;
-    return i == 0 ? o : NULL;
-}
-
 static uint64_t rreg(const ip_frame *f, const ir_operand *e, uint32_t l)
 {
     if (!e) return 0;
@@ -135,9 +128,9 @@ static int exec_mma(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, 
     const ir_function *fn = ip_func(c, f->func);
     uint64_t a[32 * 8], b[32 * 4], cc[32 * 4], d[32 * 4];
     for (uint32_t l = 0; l < 32; l++) {
-        for (int i = 0; i < fm.na; i++) a[l * fm.na + i] = rreg(f, vec_elem(fn, &in->opd[1], (unsigned)i), l);
-        for (int i = 0; i < fm.nb; i++) b[l * fm.nb + i] = rreg(f, vec_elem(fn, &in->opd[2], (unsigned)i), l);
-        for (int i = 0; i < fm.nc; i++) cc[l * fm.nc + i] = rreg(f, vec_elem(fn, &in->opd[3], (unsigned)i), l);
+        for (int i = 0; i < fm.na; i++) a[l * fm.na + i] = rreg(f, ip_vec_elem(fn, &in->opd[1], (unsigned)i), l);
+        for (int i = 0; i < fm.nb; i++) b[l * fm.nb + i] = rreg(f, ip_vec_elem(fn, &in->opd[2], (unsigned)i), l);
+        for (int i = 0; i < fm.nc; i++) cc[l * fm.nc + i] = rreg(f, ip_vec_elem(fn, &in->opd[3], (unsigned)i), l);
     }
     if (fm.sparse) {
         uint32_t meta[32];
@@ -149,7 +142,7 @@ static int exec_mma(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, 
     }
     FOR_LANES(exec, l)
         for (int i = 0; i < fm.nd; i++)
-            wreg(c, f, vec_elem(fn, &in->opd[0], (unsigned)i), l, d[l * fm.nd + i]);
+            wreg(c, f, ip_vec_elem(fn, &in->opd[0], (unsigned)i), l, d[l * fm.nd + i]);
     return 0;
 }
 
@@ -202,11 +195,11 @@ static int exec_ldst_matrix(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_fr
         tc_ldmatrix(nmat, trans, rows, regs);
         for (uint32_t l = 0; l < 32; l++)
             for (int m = 0; m < nmat; m++)
-                wreg(c, f, vec_elem(fn, &in->opd[vk], (unsigned)m), l, regs[l * nmat + m]);
+                wreg(c, f, ip_vec_elem(fn, &in->opd[vk], (unsigned)m), l, regs[l * nmat + m]);
     } else {
         for (uint32_t l = 0; l < 32; l++)
             for (int m = 0; m < nmat; m++)
-                regs[l * nmat + m] = (uint32_t)rreg(f, vec_elem(fn, &in->opd[vk], (unsigned)m), l);
+                regs[l * nmat + m] = (uint32_t)rreg(f, ip_vec_elem(fn, &in->opd[vk], (unsigned)m), l);
         tc_stmatrix(nmat, trans, regs, rows);
         for (int r = 0; r < nmat * 8; r++)
             memcpy(ptr[r], rows[r], 16);
@@ -220,14 +213,14 @@ static int exec_wmma_mma(interp_ctx *c, ip_frame *f, const ir_instr *in, const t
     const tc_mma_form *m = &fm->mma;
     uint64_t a[32 * 8], b[32 * 8], cc[32 * 8], d[32 * 8];
     for (uint32_t l = 0; l < 32; l++) {
-        for (int i = 0; i < m->na; i++) a[l * m->na + i] = rreg(f, vec_elem(fn, &in->opd[1], (unsigned)i), l);
-        for (int i = 0; i < m->nb; i++) b[l * m->nb + i] = rreg(f, vec_elem(fn, &in->opd[2], (unsigned)i), l);
-        for (int i = 0; i < m->nc; i++) cc[l * m->nc + i] = rreg(f, vec_elem(fn, &in->opd[3], (unsigned)i), l);
+        for (int i = 0; i < m->na; i++) a[l * m->na + i] = rreg(f, ip_vec_elem(fn, &in->opd[1], (unsigned)i), l);
+        for (int i = 0; i < m->nb; i++) b[l * m->nb + i] = rreg(f, ip_vec_elem(fn, &in->opd[2], (unsigned)i), l);
+        for (int i = 0; i < m->nc; i++) cc[l * m->nc + i] = rreg(f, ip_vec_elem(fn, &in->opd[3], (unsigned)i), l);
     }
     tc_wmma_run(fm, a, b, cc, d);
     FOR_LANES(exec, l)
         for (int i = 0; i < m->nd; i++)
-            wreg(c, f, vec_elem(fn, &in->opd[0], (unsigned)i), l, d[l * m->nd + i]);
+            wreg(c, f, ip_vec_elem(fn, &in->opd[0], (unsigned)i), l, d[l * m->nd + i]);
     return 0;
 }
 
@@ -254,7 +247,7 @@ static int exec_wmma_ldst(interp_ctx *c, ip_warp *w, ip_frame *f, const ir_instr
             ld = (uint64_t)s;
         }
         for (int i = 0; i < fm->nregs; i++) {
-            const ir_operand *ro = vec_elem(fn, &in->opd[vk], (unsigned)i);
+            const ir_operand *ro = ip_vec_elem(fn, &in->opd[vk], (unsigned)i);
             uint64_t v = st ? rreg(f, ro, l) : 0;
             for (int j = 0; j < epr; j++) {
                 int r, col;
@@ -329,10 +322,10 @@ int ip_exec_warp_mma(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f,
         const ir_function *fn = ip_func(c, f->func);
         uint32_t src[32], dst[32];
         for (uint32_t l = 0; l < 32; l++)
-            src[l] = (uint32_t)rreg(f, vec_elem(fn, &in->opd[1], 0), l);
+            src[l] = (uint32_t)rreg(f, ip_vec_elem(fn, &in->opd[1], 0), l);
         tc_movmatrix(src, dst);
         for (uint32_t l = 0; l < 32; l++)
-            wreg(c, f, vec_elem(fn, &in->opd[0], 0), l, dst[l]);
+            wreg(c, f, ip_vec_elem(fn, &in->opd[0], 0), l, dst[l]);
         return 0;
     }
     }

@@ -212,10 +212,6 @@ static ip_wg *wg_of(interp_ctx *c, ip_cta *t)
     return t->wg;
 }
 
-static const ir_operand *vec_elem(const ir_function *fn, const ir_operand *v, uint32_t i)
-{
-    return &fn->vecpool[v->u.vec.first + i];
-}
 
 /* ---- shared memory: generic writes and read windows -------------------------------- */
 
@@ -307,10 +303,10 @@ static int land_rec(interp_ctx *c, ip_cta *t, int g, ip_wg_rec *r)
         for (uint32_t l = 0; l < 32; l++) {
             uint32_t th = (uint32_t)j * 32 + l;
             for (uint32_t i = 0; i < f->nd; i++)
-                b->d[th * f->nd + i] = (uint32_t)fr->regs[vec_elem(fn, &in->opd[0], i)->u.reg * IP_WARP + l];
+                b->d[th * f->nd + i] = (uint32_t)fr->regs[ip_vec_elem(fn, &in->opd[0], i)->u.reg * IP_WARP + l];
             if (f->a_regs)
                 for (uint32_t i = 0; i < 4; i++) {
-                    const ir_operand *e = vec_elem(fn, &in->opd[1], i);
+                    const ir_operand *e = ip_vec_elem(fn, &in->opd[1], i);
                     b->a[th * 4 + i] = e->kind == IR_OPD_REG ? (uint32_t)fr->regs[e->u.reg * IP_WARP + l]
                                                              : (uint32_t)e->u.imm;
                 }
@@ -328,7 +324,7 @@ static int land_rec(interp_ctx *c, ip_cta *t, int g, ip_wg_rec *r)
         const uint64_t *mask = c->plan->regmask[r->func];
         for (uint32_t l = 0; l < 32; l++)
             for (uint32_t i = 0; i < f->nd; i++) {
-                uint32_t slot = vec_elem(fn, &in->opd[0], i)->u.reg;
+                uint32_t slot = ip_vec_elem(fn, &in->opd[0], i)->u.reg;
                 fr->regs[slot * IP_WARP + l] = b->d[((uint32_t)j * 32 + l) * f->nd + i] & mask[slot];
             }
         for (int ln = 0; ln < w->nlanes; ln++)
@@ -385,7 +381,7 @@ int ip_wgmma_land(interp_ctx *c, const ip_op *o)
 static bool vec_has(const ir_function *fn, const ir_operand *v, uint32_t reg)
 {
     for (uint32_t i = 0; i < v->u.vec.n; i++) {
-        const ir_operand *e = vec_elem(fn, v, i);
+        const ir_operand *e = ip_vec_elem(fn, v, i);
         if (e->kind == IR_OPD_REG && e->u.reg == reg)
             return true;
     }
@@ -424,7 +420,7 @@ int ip_wgmma_reg_check(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *
             for (int side = 0; side < (fo->a_regs ? 2 : 1); side++) {
                 const ir_operand *v = &wi->opd[side];
                 for (uint32_t i = 0; i < v->u.vec.n; i++) {
-                    const ir_operand *e = vec_elem(fn, v, i);
+                    const ir_operand *e = ip_vec_elem(fn, v, i);
                     if (e->kind != IR_OPD_REG || !opd_has(fn, o, e->u.reg))
                         continue;
                     char a[300];
@@ -680,15 +676,15 @@ int interp_wgmma_describe(const interp_ctx *c, char *buf, size_t n)
                     APPEND("    %s\n", r->landed ? "landed (results in the registers), not yet waited for"
                                                  : "in flight: operands not yet read, D not yet written");
                 if (f->a_regs)
-                    APPEND("    A: registers %s..%s (fragment)\n", fn->regs[vec_elem(fn, &in->opd[1], 0)->u.reg].name,
-                           fn->regs[vec_elem(fn, &in->opd[1], 3)->u.reg].name);
+                    APPEND("    A: registers %s..%s (fragment)\n", fn->regs[ip_vec_elem(fn, &in->opd[1], 0)->u.reg].name,
+                           fn->regs[ip_vec_elem(fn, &in->opd[1], 3)->u.reg].name);
                 else
                     APPEND("    A: descriptor 0x%016llx: %s\n", (unsigned long long)r->desc_a,
                            tc_desc_describe(r->desc_a, d, sizeof d));
                 APPEND("    B: descriptor 0x%016llx: %s\n", (unsigned long long)r->desc_b,
                        tc_desc_describe(r->desc_b, d, sizeof d));
-                APPEND("    writes D: %s..%s (%u registers a thread)\n", fn->regs[vec_elem(fn, &in->opd[0], 0)->u.reg].name,
-                       fn->regs[vec_elem(fn, &in->opd[0], f->nd - 1u)->u.reg].name, f->nd);
+                APPEND("    writes D: %s..%s (%u registers a thread)\n", fn->regs[ip_vec_elem(fn, &in->opd[0], 0)->u.reg].name,
+                       fn->regs[ip_vec_elem(fn, &in->opd[0], f->nd - 1u)->u.reg].name, f->nd);
             }
         }
     }
@@ -745,10 +741,10 @@ int interp_wgmma_matrix(const interp_ctx *c, int cta, int warp, int func, uint32
             const ir_operand *v;
             if (which == 'a') {
                 tc_wgmma_a_where(f, r, et == TC_T_B1 ? k * 32 : k, &th, &reg, &sub);
-                v = vec_elem(fn, &in->opd[1], reg);
+                v = ip_vec_elem(fn, &in->opd[1], reg);
             } else {
                 tc_wgmma_d_where(f, r, k, &th, &reg, &sub);
-                v = vec_elem(fn, &in->opd[0], reg);
+                v = ip_vec_elem(fn, &in->opd[0], reg);
             }
             const ip_warp *w = &t->warps[g * 4 + (int)(th / 32)];
             uint32_t lane = th % 32;
