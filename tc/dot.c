@@ -98,7 +98,8 @@ static int msb64(uint64_t x) { return 63 - __builtin_clzll(x); }
 
 /* |S| * 2^scale, rounded to the format (f32 or f16 or f32 with 13 fraction
  * bits), RZ or RNE; returns the bits. */
-static uint64_t encode(uint64_t mag, int scale, int neg, int dtype, int keep, int rne)
+static inline __attribute__((always_inline)) uint64_t encode_i(uint64_t mag, int scale, int neg, int dtype,
+                                                                int keep, int rne)
 {
     const fmt *f = dtype == TC_T_F16 ? &FMT_F16 : &FMT_F32;
     int emin = 1 - f->bias;
@@ -137,6 +138,11 @@ static uint64_t encode(uint64_t mag, int scale, int neg, int dtype, int keep, in
         ex = emin;
     uint64_t frac = (kept & (((uint64_t)1 << keep) - 1)) << (f->mbits - keep);
     return sgn | ((uint64_t)(ex + f->bias) << f->mbits) | frac;
+}
+
+static uint64_t encode(uint64_t mag, int scale, int neg, int dtype, int keep, int rne)
+{
+    return encode_i(mag, scale, neg, dtype, keep, rne);
 }
 
 /* One fused floating-point step over n products and c.  Inlined into
@@ -526,6 +532,225 @@ uint64_t tc_dot_dv(const struct tc_dot_op *op, const tc_dvec *a, const tc_dvec *
     }
     int neg = S < 0;
     return encode(neg ? (uint64_t)-S : (uint64_t)S, maxe - F, neg, op->dtype, dkeep, rne);
+}
+
+/* ---- whole rows ------------------------------------------------------------ */
+
+static bool single_type(int t) { return t == TC_T_F16 || t == TC_T_E4M3 || t == TC_T_E5M2; }
+
+/* sig * 2^exp of a decoded element, exactly (0 for a zero or a special) */
+static inline double dec_val(fnum d, int32_t *sg)
+{
+    *sg = d.cls == CL_FIN ? (d.neg ? -(int32_t)d.sig : (int32_t)d.sig) : 0;
+    uint64_t pb = (uint64_t)(1023 + d.exp) << 52;   /* |exp| < 300 for every type here */
+    double p2;
+    memcpy(&p2, &pb, sizeof p2);
+    return *sg ? (double)*sg * p2 : 0.0;
+}
+
+static inline __attribute__((always_inline)) void cols_impl(const fmt *f, int bt, const uint32_t *b,
+                                                            uint32_t stride, int n, int k, tc_dcols *t)
+{
+    for (int c = 0; c < n; c++) {
+        uint8_t sp = 0;
+        for (int i = 0; i < k; i++) {
+            fnum d = decode(f, in_bits(bt, b[(size_t)c * stride + i]));
+            sp |= d.cls >= CL_INF;
+            int32_t sg;
+            double v = dec_val(d, &sg);
+            t->e[i][c] = (int16_t)(sg ? d.exp : TC_DV_ZERO_EXP);
+            if (t->single)
+                t->vf[i][c] = (float)v;
+            else
+                t->vd[i][c] = v;
+        }
+        t->special[c] = sp;
+    }
+}
+
+void tc_dot_cols(const struct tc_dot_op *op, const uint32_t *b, uint32_t stride, int n, int k, tc_dcols *t)
+{
+    t->single = single_type(op->atype) && single_type(op->btype);
+    t->raw = b;
+    t->stride = stride;
+    t->n = (uint16_t)n;
+    t->k = (uint16_t)k;
+    if (op->btype == TC_T_F16)
+        cols_impl(&FMT_F16, TC_T_F16, b, stride, n, k, t);
+    else
+        cols_impl(type_fmt(op->btype), op->btype, b, stride, n, k, t);
+}
+
+/* One row against every column, 8 columns a step: the exponent maximum of
+ * each column's products (int16 lanes), C's part in the maximum, the scale
+ * 2^(F - fr - maxe) per column, then the truncated scaled products summed
+ * in int32 lanes (each |trunc| < 2^(F+2), at most 32 of them: no overflow),
+ * and C and the rounding per column.  single, dtype, dkeep and rne are
+ * constants in each instance. */
+static inline __attribute__((always_inline)) void row_impl(const struct tc_dot_op *op, const uint32_t *a,
+                                                           const tc_dcols *t, const uint32_t *cin,
+                                                           uint32_t *out, const int single, const int dtype,
+                                                           const int dkeep, const int rne)
+{
+    const int n = t->n, k = t->k;
+    const fmt *fa = type_fmt(op->atype), *fb = type_fmt(op->btype);
+    const int fr = fa->mbits + fb->mbits;
+    const bool fp8 = op->atype == TC_T_E4M3 || op->atype == TC_T_E5M2;
+    const int F = fp8 ? 13 : 25, d0 = F - fr;
+    const int ctype = op->ctype, cfr = ctype == TC_T_F16 ? 10 : 23;
+    const fmt *fc = ctype == TC_T_F16 ? &FMT_F16 : &FMT_F32;
+    float af[TC_COLS_K];
+    double ad[TC_COLS_K];
+    int16_t ae[TC_COLS_K];
+    bool sp = false;
+    for (int i = 0; i < k; i++) {
+        fnum d = decode(fa, in_bits(op->atype, a[i]));
+        sp |= d.cls >= CL_INF;
+        int32_t sg;
+        double v = dec_val(d, &sg);
+        ae[i] = (int16_t)(sg ? d.exp : TC_DV_ZERO_EXP);
+        af[i] = (float)v;
+        ad[i] = v;
+    }
+    for (int c0 = 0; c0 < n; c0 += 8) {
+        const int w = n - c0 < 8 ? n - c0 : 8;
+        int16_t mx[8];
+        int32_t S[8];
+        float scf[8];
+        double scd[8];
+        uint8_t how[8];   /* 0: the sum; 1: +0 (nothing nonzero); 2: tc_dot */
+        int me[8];
+        fnum cv[8];
+#if defined(__SSE2__)
+        {
+            __m128i m = _mm_set1_epi16(INT16_MIN);
+            for (int i = 0; i < k; i++)
+                m = _mm_max_epi16(m, _mm_add_epi16(_mm_set1_epi16(ae[i]),
+                                                   _mm_loadu_si128((const __m128i *)&t->e[i][c0])));
+            _mm_storeu_si128((__m128i *)mx, m);
+        }
+#else
+        for (int j = 0; j < 8; j++) {
+            int16_t m = INT16_MIN;
+            for (int i = 0; i < k; i++) {
+                int16_t e = (int16_t)(ae[i] + t->e[i][c0 + j]);
+                m = e > m ? e : m;
+            }
+            mx[j] = m;
+        }
+#endif
+        for (int j = 0; j < 8; j++) {
+            scf[j] = 1.0f;
+            scd[j] = 1.0;
+            how[j] = 2;
+        }
+        for (int j = 0; j < w; j++) {
+            const int col = c0 + j;
+            if (sp || t->special[col])
+                continue;
+            int maxe = mx[j] < TC_DV_ZERO_EXP / 2 ? -100000 : mx[j];
+            cv[j] = (fnum){ 0, 0, 0, CL_ZERO };
+            if (!op->no_c) {
+                cv[j] = decode(fc, cin[col]);
+                if (cv[j].cls >= CL_INF) /* an infinite or NaN C: the general path */
+                    continue;
+                if (cv[j].cls == CL_FIN && cv[j].exp > maxe)
+                    maxe = cv[j].exp;
+            }
+            if (maxe == -100000) {
+                how[j] = 1;
+                continue;
+            }
+            how[j] = 0;
+            me[j] = maxe;
+            int x = d0 - maxe;
+            if (single) {
+                /* a product exists only if maxe >= its exponent (>= -28 for
+                 * these types), so x stays in float's range unless every
+                 * product is zero; then the scale does not matter */
+                x = x > 127 ? 0 : x < -126 ? -126 : x;
+                uint32_t fb32 = (uint32_t)(127 + x) << 23;
+                memcpy(&scf[j], &fb32, sizeof fb32);
+            } else {
+                uint64_t sbits = (uint64_t)(1023 + x) << 52;
+                memcpy(&scd[j], &sbits, sizeof sbits);
+            }
+        }
+        /* the products: val_a val_b is exact (at most 22 significant bits),
+         * the power-of-two scale is exact (a result below float's normal
+         * range is below 1 and truncates to 0 either way), and the
+         * conversion truncates toward zero */
+#if defined(__SSE2__)
+        if (single) {
+            for (int g = 0; g < 8; g += 4) {
+                __m128 sc = _mm_loadu_ps(&scf[g]);
+                __m128i acc = _mm_setzero_si128();
+                for (int i = 0; i < k; i++) {
+                    __m128 p = _mm_mul_ps(_mm_mul_ps(_mm_set1_ps(af[i]), _mm_loadu_ps(&t->vf[i][c0 + g])), sc);
+                    acc = _mm_add_epi32(acc, _mm_cvttps_epi32(p));
+                }
+                _mm_storeu_si128((__m128i *)&S[g], acc);
+            }
+        } else {
+            for (int g = 0; g < 8; g += 2) {
+                __m128d sc = _mm_loadu_pd(&scd[g]);
+                __m128i acc = _mm_setzero_si128();
+                for (int i = 0; i < k; i++) {
+                    __m128d p = _mm_mul_pd(_mm_mul_pd(_mm_set1_pd(ad[i]), _mm_loadu_pd(&t->vd[i][c0 + g])), sc);
+                    acc = _mm_add_epi32(acc, _mm_cvttpd_epi32(p));
+                }
+                S[g] = _mm_cvtsi128_si32(acc);
+                S[g + 1] = _mm_cvtsi128_si32(_mm_srli_si128(acc, 4));
+            }
+        }
+#else
+        for (int j = 0; j < 8; j++) {
+            int32_t s = 0;
+            if (how[j] == 0)
+                for (int i = 0; i < k; i++)
+                    s += single ? (int32_t)(af[i] * t->vf[i][c0 + j] * scf[j])
+                                : (int32_t)(ad[i] * t->vd[i][c0 + j] * scd[j]);
+            S[j] = s;
+        }
+#endif
+        for (int j = 0; j < w; j++) {
+            const int col = c0 + j;
+            if (how[j] == 2) {
+                out[col] = (uint32_t)tc_dot(op, a, t->raw + (size_t)col * t->stride, k, op->no_c ? 0 : cin[col]);
+                continue;
+            }
+            if (how[j] == 1) {
+                out[col] = 0;
+                continue;
+            }
+            int64_t s = S[j];
+            if (cv[j].cls == CL_FIN) {
+                int sh = F + cv[j].exp - me[j] - cfr;
+                int64_t tt = sh >= 0 ? (cv[j].sig << sh) : (-sh >= 63 ? 0 : (cv[j].sig >> -sh));
+                s += cv[j].neg ? -tt : tt;
+            }
+            int neg = s < 0;
+            out[col] = (uint32_t)encode_i(neg ? (uint64_t)-s : (uint64_t)s, me[j] - F, neg, dtype, dkeep, rne);
+        }
+    }
+}
+
+void tc_dot_row(const struct tc_dot_op *op, const uint32_t *a, const tc_dcols *t, const uint32_t *cin,
+                uint32_t *out)
+{
+    bool fp8 = op->atype == TC_T_E4M3 || op->atype == TC_T_E5M2;
+    if (op->dtype == TC_T_F16) {
+        if (t->single)
+            row_impl(op, a, t, cin, out, 1, TC_T_F16, 10, 1);
+        else
+            row_impl(op, a, t, cin, out, 0, TC_T_F16, 10, 1);
+    } else if (fp8) {
+        row_impl(op, a, t, cin, out, 1, TC_T_F32, 13, 0);
+    } else if (t->single) {
+        row_impl(op, a, t, cin, out, 1, TC_T_F32, 23, 0);
+    } else {
+        row_impl(op, a, t, cin, out, 0, TC_T_F32, 23, 0);
+    }
 }
 
 /* bits of one element of a tensor-core type (tc_type) */

@@ -73,4 +73,31 @@ bool tc_dot_fast(const struct tc_dot_op *op);
 void tc_dot_decode(const struct tc_dot_op *op, bool is_b, const uint32_t *x, int n, tc_dvec *v);
 uint64_t tc_dot_dv(const struct tc_dot_op *op, const tc_dvec *a, const tc_dvec *b, uint64_t c);
 
+/* A whole row of outputs at a time (wgmma: one row of A against all N
+ * columns of B).  tc_dot_cols decodes n columns of B (column c's element i
+ * at b[c * stride + i], k of them) once into t, laid out element-major so
+ * that one step works on several columns; tc_dot_row then gives, for one
+ * row a[0..k) of A, out[c] = tc_dot(op, a, column c, k, cin[c]) for every
+ * column, bit for bit (C and D right-aligned as tc_dot takes them; cin is
+ * ignored when op->no_c; out may be cin).  Only for ops where tc_dot_fast
+ * holds, k <= TC_COLS_K and n <= TC_COLS_N.  f16/e4m3/e5m2 products run in
+ * single precision (exact: 22-bit significands, small exponents), bf16 and
+ * tf32 in double; an infinity or NaN in the row, a column or C takes
+ * tc_dot for the outputs it touches. */
+#define TC_COLS_K 32
+#define TC_COLS_N 256
+typedef struct tc_dcols {
+    float vf[TC_COLS_K][TC_COLS_N];    /* single mode: sig * 2^exp */
+    double vd[TC_COLS_K][TC_COLS_N];   /* double mode */
+    int16_t e[TC_COLS_K][TC_COLS_N];   /* exponents, TC_DV_ZERO_EXP for zeros */
+    uint8_t special[TC_COLS_N];        /* column holds an infinity or NaN */
+    const uint32_t *raw;
+    uint32_t stride;
+    uint16_t n, k;
+    uint8_t single;                    /* products in float */
+} tc_dcols;
+void tc_dot_cols(const struct tc_dot_op *op, const uint32_t *b, uint32_t stride, int n, int k, tc_dcols *t);
+void tc_dot_row(const struct tc_dot_op *op, const uint32_t *a, const tc_dcols *t, const uint32_t *cin,
+                uint32_t *out);
+
 #endif

@@ -423,14 +423,35 @@ int tc_wgmma_exec(const tc_wg_form *f, tc_wg_io *io, char *why, size_t wn)
                             .satfinite = f->satfinite, .bop = f->bop, .no_c = !io->scale_d,
                             .k = f->k, .shape_m = 64, .shape_n = f->n };
     uint32_t bk[64];
-    /* dense floating-point forms: each row of A and column of B decoded once */
-    bool fast = !f->sparse && !b1 && tc_dot_fast(&op);
-    tc_dvec *da = s->dv, *db = s->dv + 64;
-    if (fast) {
-        for (uint32_t r = 0; r < 64; r++)
-            tc_dot_decode(&op, false, &s->a[r * astride], (int)ka, &da[r]);
+    /* dense floating-point forms: the columns of B decoded once, a whole
+     * row of outputs per call */
+    if (!f->sparse && !b1 && tc_dot_fast(&op) && ka <= TC_COLS_K && n <= TC_COLS_N) {
+        tc_dot_cols(&op, s->b, bstride, (int)n, (int)ka, &s->cols);
+        /* tc_wgmma_d_where, split into a row part and a column part */
+        const bool h = f->dtype == TC_T_F16;
         for (uint32_t c = 0; c < n; c++)
-            tc_dot_decode(&op, true, &s->b[c * bstride], (int)ka, &db[c]);
+            s->coff[c] = ((c % 8) / 2) * f->nd + (h ? (c / 8) * 2 : (c / 8) * 4 + (c & 1));
+        for (uint32_t r = 0; r < 64; r++) {
+            uint32_t *d = io->d + ((r / 16) * 32 + (r % 8) * 4) * f->nd + ((r / 8) & 1) * (h ? 1 : 2);
+            if (h) {
+                for (uint32_t c = 0; c < n; c++)
+                    s->crow[c] = (d[s->coff[c]] >> (16 * (c & 1))) & 0xFFFF;
+            } else {
+                for (uint32_t c = 0; c < n; c++)
+                    s->crow[c] = d[s->coff[c]];
+            }
+            tc_dot_row(&op, &s->a[r * astride], &s->cols, s->crow, s->crow);
+            if (h) {
+                for (uint32_t c = 0; c < n; c++) {
+                    uint32_t *dp = &d[s->coff[c]], sh = 16 * (c & 1);
+                    *dp = (*dp & ~(0xFFFFu << sh)) | (s->crow[c] & 0xFFFF) << sh;
+                }
+            } else {
+                for (uint32_t c = 0; c < n; c++)
+                    d[s->coff[c]] = s->crow[c];
+            }
+        }
+        return 0;
     }
     for (uint32_t r = 0; r < 64; r++)
         for (uint32_t c = 0; c < n; c++) {
@@ -439,10 +460,6 @@ int tc_wgmma_exec(const tc_wg_form *f, tc_wg_io *io, char *why, size_t wn)
             uint32_t *dp = &io->d[t * f->nd + reg];
             uint64_t cv = f->dtype == TC_T_F16 ? (*dp >> (16 * half)) & 0xFFFF : *dp;
             uint64_t dv;
-            if (fast) {
-                dv = tc_dot_dv(&op, &da[r], &db[c], io->scale_d ? cv : 0);
-                goto store;
-            }
             const uint32_t *ar = &s->a[r * astride], *br = &s->b[c * bstride];
             int cnt = (int)(b1 ? f->k : ka);
             if (f->sparse) {
@@ -451,7 +468,6 @@ int tc_wgmma_exec(const tc_wg_form *f, tc_wg_io *io, char *why, size_t wn)
                 br = bk;
             }
             dv = tc_dot(&op, ar, br, cnt, io->scale_d ? cv : 0);
-        store:
             if (f->dtype == TC_T_F16)
                 *dp = (*dp & ~(0xFFFFu << (16 * half))) | (uint32_t)(dv & 0xFFFF) << (16 * half);
             else

@@ -78,7 +78,9 @@ typedef struct tc_wg_scratch {
     uint32_t a[64 * 64];    /* A elements [row][k] (b1: packed words) */
     uint32_t b[256 * 64];   /* B elements [n][k] */
     uint32_t meta[64 * 64]; /* logical K index of each stored A element (.sp) */
-    tc_dvec dv[64 + 256];   /* rows of A, then columns of B, decoded once (dense float forms) */
+    tc_dcols cols;          /* the columns of B, decoded once (dense float forms) */
+    uint32_t crow[256];     /* one row of C in, D out */
+    uint32_t coff[256];     /* where column c of a row lives in the D fragment */
 } tc_wg_scratch;
 
 typedef struct tc_wg_io {
