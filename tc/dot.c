@@ -581,11 +581,30 @@ void tc_dot_cols(const struct tc_dot_op *op, const uint32_t *b, uint32_t stride,
         cols_impl(type_fmt(op->btype), op->btype, b, stride, n, k, t);
 }
 
+/* |S| * 2^scale as an f32 D, cut toward zero to `keep` fraction bits
+ * (encode's f32 RZ case, for |S| < 2^62, written without data-dependent
+ * branches where the cut is) */
+static inline __attribute__((always_inline)) uint32_t enc_f32_rz(uint64_t mag, int scale, int neg, int keep)
+{
+    if (!mag)
+        return 0;
+    int top = msb64(mag) + scale;
+    int ex = top < -126 ? -126 : top;
+    int sh = ex - keep - scale;
+    uint64_t kept = sh <= 0 ? mag << (-sh) : sh > 63 ? 0 : mag >> sh;
+    if (kept == 0) /* cut to nothing: +0, as encode */
+        return 0;
+    if (ex > 127)
+        return (uint32_t)neg << 31 | 0x7f800000u;
+    uint32_t field = (kept >> keep) ? (uint32_t)(ex + 127) : 0; /* 0: subnormal */
+    return (uint32_t)neg << 31 | field << 23 | (uint32_t)(kept & (((uint64_t)1 << keep) - 1)) << (23 - keep);
+}
+
 /* One row against every column, 8 columns a step: the exponent maximum of
- * each column's products (int16 lanes), C's part in the maximum, the scale
- * 2^(F - fr - maxe) per column, then the truncated scaled products summed
- * in int32 lanes (each |trunc| < 2^(F+2), at most 32 of them: no overflow),
- * and C and the rounding per column.  single, dtype, dkeep and rne are
+ * each column's products (int16 lanes) and C's, the scale 2^(F - fr -
+ * maxe) per column, then the truncated scaled products summed in int32
+ * lanes (each |trunc| < 2^(F+2), at most 32 of them: no overflow), and C's
+ * cut part and the rounding per column.  single, dtype, dkeep and rne are
  * constants in each instance. */
 static inline __attribute__((always_inline)) void row_impl(const struct tc_dot_op *op, const uint32_t *a,
                                                            const tc_dcols *t, const uint32_t *cin,
@@ -598,7 +617,13 @@ static inline __attribute__((always_inline)) void row_impl(const struct tc_dot_o
     const bool fp8 = op->atype == TC_T_E4M3 || op->atype == TC_T_E5M2;
     const int F = fp8 ? 13 : 25, d0 = F - fr;
     const int ctype = op->ctype, cfr = ctype == TC_T_F16 ? 10 : 23;
-    const fmt *fc = ctype == TC_T_F16 ? &FMT_F16 : &FMT_F32;
+    const unsigned cmb = ctype == TC_T_F16 ? 10 : 23, cemax = ctype == TC_T_F16 ? 31 : 255;
+    const int cbias = ctype == TC_T_F16 ? 15 : 127;
+    const unsigned csb = ctype == TC_T_F16 ? 15 : 31;
+    /* C's part, in units of 2^(maxe - F): sig 2^(cexp - cfr - maxe + F) =
+     * (sig << L) >> (L - sh) with L = max(F - cfr, 0) >= sh */
+    const int L = F - cfr > 0 ? F - cfr : 0;
+    const bool no_c = op->no_c;
     float af[TC_COLS_K];
     double ad[TC_COLS_K];
     int16_t ae[TC_COLS_K];
@@ -612,15 +637,21 @@ static inline __attribute__((always_inline)) void row_impl(const struct tc_dot_o
         af[i] = (float)v;
         ad[i] = v;
     }
+    if (sp) { /* an infinity or NaN in the row: every output the general way */
+        for (int c = 0; c < n; c++)
+            out[c] = (uint32_t)tc_dot(op, a, t->raw + (size_t)c * t->stride, k, no_c ? 0 : cin[c]);
+        return;
+    }
     for (int c0 = 0; c0 < n; c0 += 8) {
         const int w = n - c0 < 8 ? n - c0 : 8;
         int16_t mx[8];
         int32_t S[8];
         float scf[8];
         double scd[8];
-        uint8_t how[8];   /* 0: the sum; 1: +0 (nothing nonzero); 2: tc_dot */
         int me[8];
-        fnum cv[8];
+        int64_t csig[8];   /* C's signed significand (0: no C, or a zero) */
+        int cex[8];
+        unsigned slow = 0; /* columns for tc_dot: an infinity or NaN in B or C */
 #if defined(__SSE2__)
         {
             __m128i m = _mm_set1_epi16(INT16_MIN);
@@ -640,28 +671,17 @@ static inline __attribute__((always_inline)) void row_impl(const struct tc_dot_o
         }
 #endif
         for (int j = 0; j < 8; j++) {
-            scf[j] = 1.0f;
-            scd[j] = 1.0;
-            how[j] = 2;
-        }
-        for (int j = 0; j < w; j++) {
-            const int col = c0 + j;
-            if (sp || t->special[col])
-                continue;
-            int maxe = mx[j] < TC_DV_ZERO_EXP / 2 ? -100000 : mx[j];
-            cv[j] = (fnum){ 0, 0, 0, CL_ZERO };
-            if (!op->no_c) {
-                cv[j] = decode(fc, cin[col]);
-                if (cv[j].cls >= CL_INF) /* an infinite or NaN C: the general path */
-                    continue;
-                if (cv[j].cls == CL_FIN && cv[j].exp > maxe)
-                    maxe = cv[j].exp;
-            }
-            if (maxe == -100000) {
-                how[j] = 1;
-                continue;
-            }
-            how[j] = 0;
+            uint32_t cb = no_c || j >= w ? 0 : cin[c0 + j];
+            unsigned ce = (cb >> cmb) & cemax;
+            uint32_t cm = cb & ((1u << cmb) - 1);
+            if (j < w && (ce == cemax || t->special[c0 + j]))
+                slow |= 1u << j;
+            int64_t sig = (int64_t)(cm | (ce ? 1u << cmb : 0u));
+            int cexp = (ce ? (int)ce : 1) - cbias;
+            csig[j] = (cb >> csb) & 1 ? -sig : sig;
+            cex[j] = cexp;
+            /* products' maximum (below TC_DV_ZERO_EXP / 2: none) and C's */
+            int maxe = sig && cexp > mx[j] ? cexp : mx[j];
             me[j] = maxe;
             int x = d0 - maxe;
             if (single) {
@@ -672,6 +692,7 @@ static inline __attribute__((always_inline)) void row_impl(const struct tc_dot_o
                 uint32_t fb32 = (uint32_t)(127 + x) << 23;
                 memcpy(&scf[j], &fb32, sizeof fb32);
             } else {
+                x = x > 1023 ? 0 : x;
                 uint64_t sbits = (uint64_t)(1023 + x) << 52;
                 memcpy(&scd[j], &sbits, sizeof sbits);
             }
@@ -706,31 +727,28 @@ static inline __attribute__((always_inline)) void row_impl(const struct tc_dot_o
 #else
         for (int j = 0; j < 8; j++) {
             int32_t s = 0;
-            if (how[j] == 0)
-                for (int i = 0; i < k; i++)
-                    s += single ? (int32_t)(af[i] * t->vf[i][c0 + j] * scf[j])
-                                : (int32_t)(ad[i] * t->vd[i][c0 + j] * scd[j]);
+            for (int i = 0; i < k; i++)
+                s += single ? (int32_t)(af[i] * t->vf[i][c0 + j] * scf[j])
+                            : (int32_t)(ad[i] * t->vd[i][c0 + j] * scd[j]);
             S[j] = s;
         }
 #endif
         for (int j = 0; j < w; j++) {
             const int col = c0 + j;
-            if (how[j] == 2) {
-                out[col] = (uint32_t)tc_dot(op, a, t->raw + (size_t)col * t->stride, k, op->no_c ? 0 : cin[col]);
+            if (slow >> j & 1) {
+                out[col] = (uint32_t)tc_dot(op, a, t->raw + (size_t)col * t->stride, k, no_c ? 0 : cin[col]);
                 continue;
             }
-            if (how[j] == 1) {
-                out[col] = 0;
-                continue;
-            }
-            int64_t s = S[j];
-            if (cv[j].cls == CL_FIN) {
-                int sh = F + cv[j].exp - me[j] - cfr;
-                int64_t tt = sh >= 0 ? (cv[j].sig << sh) : (-sh >= 63 ? 0 : (cv[j].sig >> -sh));
-                s += cv[j].neg ? -tt : tt;
-            }
-            int neg = s < 0;
-            out[col] = (uint32_t)encode_i(neg ? (uint64_t)-s : (uint64_t)s, me[j] - F, neg, dtype, dkeep, rne);
+            int sh = F + cex[j] - me[j] - cfr, rs = L - sh;
+            int64_t cs = csig[j], cm = cs < 0 ? -cs : cs;
+            int64_t tt = rs > 62 || rs < 0 ? 0 : (cm << L) >> rs; /* rs < 0: a zero C */
+            int64_t v = (int64_t)S[j] + (cs < 0 ? -tt : tt);
+            int neg = v < 0;
+            uint64_t mag = neg ? (uint64_t)-v : (uint64_t)v;
+            if (dtype == TC_T_F32)
+                out[col] = enc_f32_rz(mag, me[j] - F, neg, dkeep);
+            else
+                out[col] = (uint32_t)encode_i(mag, me[j] - F, neg, dtype, dkeep, rne);
         }
     }
 }
