@@ -566,6 +566,12 @@ static inline __attribute__((always_inline)) void cols_impl(const fmt *f, int bt
         }
         t->special[c] = sp;
     }
+    for (int g = 0; g < (n + 7) / 8; g++) {
+        unsigned m = 0;
+        for (int j = 0; j < 8 && 8 * g + j < n; j++)
+            m |= (unsigned)t->special[8 * g + j] << j;
+        t->spec8[g] = (uint8_t)m;
+    }
 }
 
 void tc_dot_cols(const struct tc_dot_op *op, const uint32_t *b, uint32_t stride, int n, int k, tc_dcols *t)
@@ -609,9 +615,9 @@ static inline __attribute__((always_inline)) uint32_t enc_f32_rz(uint64_t mag, i
 static inline __attribute__((always_inline)) void row_impl(const struct tc_dot_op *op, const uint32_t *a,
                                                            const tc_dcols *t, const uint32_t *cin,
                                                            uint32_t *out, const int single, const int dtype,
-                                                           const int dkeep, const int rne)
+                                                           const int dkeep, const int rne, const int kk)
 {
-    const int n = t->n, k = t->k;
+    const int n = t->n, k = kk ? kk : t->k;
     const fmt *fa = type_fmt(op->atype), *fb = type_fmt(op->btype);
     const int fr = fa->mbits + fb->mbits;
     const bool fp8 = op->atype == TC_T_E4M3 || op->atype == TC_T_E5M2;
@@ -642,25 +648,91 @@ static inline __attribute__((always_inline)) void row_impl(const struct tc_dot_o
             out[c] = (uint32_t)tc_dot(op, a, t->raw + (size_t)c * t->stride, k, no_c ? 0 : cin[c]);
         return;
     }
+#if defined(__SSE2__)
+    __m128i aev[TC_COLS_K];   /* the row, each element in every lane */
+    __m128 afv[TC_COLS_K];
+    __m128d adv[TC_COLS_K];
+    for (int i = 0; i < k; i++) {
+        aev[i] = _mm_set1_epi16(ae[i]);
+        if (single)
+            afv[i] = _mm_set1_ps(af[i]);
+        else
+            adv[i] = _mm_set1_pd(ad[i]);
+    }
+#endif
     for (int c0 = 0; c0 < n; c0 += 8) {
         const int w = n - c0 < 8 ? n - c0 : 8;
-        int16_t mx[8];
         int32_t S[8];
+        int16_t me16[8];   /* maxe of each column */
+        int32_t csig[8];   /* C's signed significand (0: no C, or a zero) */
+        int32_t cex[8];    /* C's exponent */
+        unsigned slow = 0; /* columns for tc_dot: an infinity or NaN in B or C */
+#if defined(__SSE2__)
+        __m128 scv[2];
+        __m128d scdv[4];
+#else
         float scf[8];
         double scd[8];
-        int me[8];
-        int64_t csig[8];   /* C's signed significand (0: no C, or a zero) */
-        int cex[8];
-        unsigned slow = 0; /* columns for tc_dot: an infinity or NaN in B or C */
+#endif
 #if defined(__SSE2__)
         {
             __m128i m = _mm_set1_epi16(INT16_MIN);
             for (int i = 0; i < k; i++)
-                m = _mm_max_epi16(m, _mm_add_epi16(_mm_set1_epi16(ae[i]),
-                                                   _mm_loadu_si128((const __m128i *)&t->e[i][c0])));
-            _mm_storeu_si128((__m128i *)mx, m);
+                m = _mm_max_epi16(m, _mm_add_epi16(aev[i], _mm_loadu_si128((const __m128i *)&t->e[i][c0])));
+            /* C: exponent field, significand with its hidden bit, sign, in
+             * two int32 vectors; a zero C (or none) counts as INT16_MIN */
+            __m128i cemv = _mm_set1_epi32((int)cemax), cz = _mm_setzero_si128(), cmx[2];
+            for (int h = 0; h < 2; h++) {
+                __m128i cb = cz;
+                if (!no_c) {
+                    if (c0 + 4 * h + 4 <= n) {
+                        cb = _mm_loadu_si128((const __m128i *)&cin[c0 + 4 * h]);
+                    } else {
+                        uint32_t part[4] = { 0, 0, 0, 0 };
+                        for (int j = 0; j < 4 && c0 + 4 * h + j < n; j++)
+                            part[j] = cin[c0 + 4 * h + j];
+                        cb = _mm_loadu_si128((const __m128i *)part);
+                    }
+                }
+                __m128i ce = _mm_and_si128(_mm_srli_epi32(cb, (int)cmb), cemv);
+                __m128i hid = _mm_cmpeq_epi32(ce, cz);                 /* -1: exponent field 0 */
+                __m128i sig = _mm_or_si128(_mm_and_si128(cb, _mm_set1_epi32((int)((1u << cmb) - 1))),
+                                           _mm_andnot_si128(hid, _mm_set1_epi32((int)(1u << cmb))));
+                __m128i cexp = _mm_sub_epi32(_mm_sub_epi32(ce, _mm_set1_epi32(cbias)), hid);
+                __m128i nm = _mm_srai_epi32(_mm_slli_epi32(cb, (int)(31 - csb)), 31);
+                slow |= (unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(ce, cemv))) << (4 * h);
+                _mm_storeu_si128((__m128i *)&csig[4 * h], _mm_sub_epi32(_mm_xor_si128(sig, nm), nm));
+                _mm_storeu_si128((__m128i *)&cex[4 * h], cexp);
+                __m128i zc = _mm_cmpeq_epi32(sig, cz);
+                cmx[h] = _mm_or_si128(_mm_andnot_si128(zc, cexp), _mm_and_si128(zc, _mm_set1_epi32(INT16_MIN)));
+            }
+            m = _mm_max_epi16(m, _mm_packs_epi32(cmx[0], cmx[1]));
+            _mm_storeu_si128((__m128i *)me16, m);
+            __m128i x = _mm_sub_epi16(_mm_set1_epi16((int16_t)d0), m);
+            if (single) {
+                /* a product exists only if maxe >= its exponent (>= -28 for
+                 * these types), so x stays in float's range unless every
+                 * product is zero; then the scale does not matter */
+                x = _mm_min_epi16(_mm_max_epi16(x, _mm_set1_epi16(-126)), _mm_set1_epi16(127));
+                __m128i lo = _mm_srai_epi32(_mm_unpacklo_epi16(x, x), 16), hi = _mm_srai_epi32(_mm_unpackhi_epi16(x, x), 16);
+                __m128i b127 = _mm_set1_epi32(127);
+                scv[0] = _mm_castsi128_ps(_mm_slli_epi32(_mm_add_epi32(lo, b127), 23));
+                scv[1] = _mm_castsi128_ps(_mm_slli_epi32(_mm_add_epi32(hi, b127), 23));
+            } else {
+                x = _mm_min_epi16(_mm_max_epi16(x, _mm_set1_epi16(-1022)), _mm_set1_epi16(1023));
+                __m128i lo = _mm_srai_epi32(_mm_unpacklo_epi16(x, x), 16), hi = _mm_srai_epi32(_mm_unpackhi_epi16(x, x), 16);
+                __m128i b = _mm_set1_epi32(1023);
+                lo = _mm_add_epi32(lo, b);
+                hi = _mm_add_epi32(hi, b);
+                scdv[0] = _mm_castsi128_pd(_mm_slli_epi64(_mm_unpacklo_epi32(lo, cz), 52));
+                scdv[1] = _mm_castsi128_pd(_mm_slli_epi64(_mm_unpackhi_epi32(lo, cz), 52));
+                scdv[2] = _mm_castsi128_pd(_mm_slli_epi64(_mm_unpacklo_epi32(hi, cz), 52));
+                scdv[3] = _mm_castsi128_pd(_mm_slli_epi64(_mm_unpackhi_epi32(hi, cz), 52));
+            }
+            slow = (slow | t->spec8[c0 / 8]) & ((1u << w) - 1);
         }
 #else
+        int16_t mx[8];
         for (int j = 0; j < 8; j++) {
             int16_t m = INT16_MIN;
             for (int i = 0; i < k; i++) {
@@ -669,20 +741,19 @@ static inline __attribute__((always_inline)) void row_impl(const struct tc_dot_o
             }
             mx[j] = m;
         }
-#endif
         for (int j = 0; j < 8; j++) {
             uint32_t cb = no_c || j >= w ? 0 : cin[c0 + j];
             unsigned ce = (cb >> cmb) & cemax;
             uint32_t cm = cb & ((1u << cmb) - 1);
             if (j < w && (ce == cemax || t->special[c0 + j]))
                 slow |= 1u << j;
-            int64_t sig = (int64_t)(cm | (ce ? 1u << cmb : 0u));
+            int32_t sig = (int32_t)(cm | (ce ? 1u << cmb : 0u));
             int cexp = (ce ? (int)ce : 1) - cbias;
             csig[j] = (cb >> csb) & 1 ? -sig : sig;
             cex[j] = cexp;
             /* products' maximum (below TC_DV_ZERO_EXP / 2: none) and C's */
             int maxe = sig && cexp > mx[j] ? cexp : mx[j];
-            me[j] = maxe;
+            me16[j] = (int16_t)maxe;
             int x = d0 - maxe;
             if (single) {
                 /* a product exists only if maxe >= its exponent (>= -28 for
@@ -697,6 +768,7 @@ static inline __attribute__((always_inline)) void row_impl(const struct tc_dot_o
                 memcpy(&scd[j], &sbits, sizeof sbits);
             }
         }
+#endif
         /* the products: val_a val_b is exact (at most 22 significant bits),
          * the power-of-two scale is exact (a result below float's normal
          * range is below 1 and truncates to 0 either way), and the
@@ -704,20 +776,20 @@ static inline __attribute__((always_inline)) void row_impl(const struct tc_dot_o
 #if defined(__SSE2__)
         if (single) {
             for (int g = 0; g < 8; g += 4) {
-                __m128 sc = _mm_loadu_ps(&scf[g]);
+                __m128 sc = scv[g / 4];
                 __m128i acc = _mm_setzero_si128();
                 for (int i = 0; i < k; i++) {
-                    __m128 p = _mm_mul_ps(_mm_mul_ps(_mm_set1_ps(af[i]), _mm_loadu_ps(&t->vf[i][c0 + g])), sc);
+                    __m128 p = _mm_mul_ps(_mm_mul_ps(afv[i], _mm_loadu_ps(&t->vf[i][c0 + g])), sc);
                     acc = _mm_add_epi32(acc, _mm_cvttps_epi32(p));
                 }
                 _mm_storeu_si128((__m128i *)&S[g], acc);
             }
         } else {
             for (int g = 0; g < 8; g += 2) {
-                __m128d sc = _mm_loadu_pd(&scd[g]);
+                __m128d sc = scdv[g / 2];
                 __m128i acc = _mm_setzero_si128();
                 for (int i = 0; i < k; i++) {
-                    __m128d p = _mm_mul_pd(_mm_mul_pd(_mm_set1_pd(ad[i]), _mm_loadu_pd(&t->vd[i][c0 + g])), sc);
+                    __m128d p = _mm_mul_pd(_mm_mul_pd(adv[i], _mm_loadu_pd(&t->vd[i][c0 + g])), sc);
                     acc = _mm_add_epi32(acc, _mm_cvttpd_epi32(p));
                 }
                 S[g] = _mm_cvtsi128_si32(acc);
@@ -739,16 +811,17 @@ static inline __attribute__((always_inline)) void row_impl(const struct tc_dot_o
                 out[col] = (uint32_t)tc_dot(op, a, t->raw + (size_t)col * t->stride, k, no_c ? 0 : cin[col]);
                 continue;
             }
-            int sh = F + cex[j] - me[j] - cfr, rs = L - sh;
+            const int me = me16[j];
+            int sh = F + cex[j] - me - cfr, rs = L - sh;
             int64_t cs = csig[j], cm = cs < 0 ? -cs : cs;
             int64_t tt = rs > 62 || rs < 0 ? 0 : (cm << L) >> rs; /* rs < 0: a zero C */
             int64_t v = (int64_t)S[j] + (cs < 0 ? -tt : tt);
             int neg = v < 0;
             uint64_t mag = neg ? (uint64_t)-v : (uint64_t)v;
             if (dtype == TC_T_F32)
-                out[col] = enc_f32_rz(mag, me[j] - F, neg, dkeep);
+                out[col] = enc_f32_rz(mag, me - F, neg, dkeep);
             else
-                out[col] = (uint32_t)encode_i(mag, me[j] - F, neg, dtype, dkeep, rne);
+                out[col] = (uint32_t)encode_i(mag, me - F, neg, dtype, dkeep, rne);
         }
     }
 }
@@ -757,17 +830,22 @@ void tc_dot_row(const struct tc_dot_op *op, const uint32_t *a, const tc_dcols *t
                 uint32_t *out)
 {
     bool fp8 = op->atype == TC_T_E4M3 || op->atype == TC_T_E5M2;
+    /* one instance per D, kind of product and K (f16 at K = 16 unrolled) */
     if (op->dtype == TC_T_F16) {
-        if (t->single)
-            row_impl(op, a, t, cin, out, 1, TC_T_F16, 10, 1);
+        if (t->single && t->k == 16)
+            row_impl(op, a, t, cin, out, 1, TC_T_F16, 10, 1, 16);
+        else if (t->single)
+            row_impl(op, a, t, cin, out, 1, TC_T_F16, 10, 1, 0);
         else
-            row_impl(op, a, t, cin, out, 0, TC_T_F16, 10, 1);
+            row_impl(op, a, t, cin, out, 0, TC_T_F16, 10, 1, 0);
     } else if (fp8) {
-        row_impl(op, a, t, cin, out, 1, TC_T_F32, 13, 0);
+        row_impl(op, a, t, cin, out, 1, TC_T_F32, 13, 0, 0);
+    } else if (t->single && t->k == 16) {
+        row_impl(op, a, t, cin, out, 1, TC_T_F32, 23, 0, 16);
     } else if (t->single) {
-        row_impl(op, a, t, cin, out, 1, TC_T_F32, 23, 0);
+        row_impl(op, a, t, cin, out, 1, TC_T_F32, 23, 0, 0);
     } else {
-        row_impl(op, a, t, cin, out, 0, TC_T_F32, 23, 0);
+        row_impl(op, a, t, cin, out, 0, TC_T_F32, 23, 0, 0);
     }
 }
 

@@ -91,6 +91,7 @@ typedef struct tc_dcols {
     double vd[TC_COLS_K][TC_COLS_N];   /* double mode */
     int16_t e[TC_COLS_K][TC_COLS_N];   /* exponents, TC_DV_ZERO_EXP for zeros */
     uint8_t special[TC_COLS_N];        /* column holds an infinity or NaN */
+    uint8_t spec8[TC_COLS_N / 8];      /* the same, a bit per column of each 8 */
     const uint32_t *raw;
     uint32_t stride;
     uint16_t n, k;
