@@ -595,21 +595,31 @@ static int op_range(ck_state *s, uint32_t op, int cta, uint32_t off, uint32_t n,
     const uint32_t *fsnap = s->fence_snap + (size_t)agent * s->width;
     ck_cell *base = s->shadow + (size_t)cta * s->ngran;
     int rc = CK_OK;
+    /* a large operation's cells mostly share their last writer and reader:
+     * the (agent, epoch) pair last found in order need not be looked up
+     * again (nothing here changes the clocks) */
+    uint32_t ok_wag = UINT32_MAX, ok_wep = 0, ok_rag = UINT32_MAX, ok_rep = 0;
     for (uint32_t g = off / 4, end = (off + n - 1) / 4; g <= end; g++) {
         ck_cell *c = &base[g];
         uint32_t at = g * 4 > off ? g * 4 : off;
-        if (rc == CK_OK && c->wep) {
+        if (rc == CK_OK && c->wep && (c->wag != ok_wag || c->wep != ok_wep)) {
             if (!hb(s, agent, c->wag, c->wep))
                 rc = conflict(out, c->wag == CK_ASYNC ? CK_COPY_OVERLAP : CK_COPY_OVER_ACCESS, at, c->wag,
                               c->wlane, c->wsite, c->wep);
             else if (!write && !o->wgmma && c->wag != CK_ASYNC && s->fenced[c->wag] < c->wep && fsnap[c->wag] < c->wep)
                 rc = conflict(out, CK_NO_PROXY_FENCE, at, c->wag, c->wlane, c->wsite, c->wep);
+            else
+                ok_wag = c->wag, ok_wep = c->wep;
         }
         if (rc == CK_OK && write && c->rep && c->rag != CK_ASYNC && (c->rmask & 0xf0))
             rc = conflict(out, CK_READ_BEFORE_COPY, at, c->rag, c->rlane, c->rsite, c->rep);
-        if (rc == CK_OK && write && c->rep && !hb(s, agent, c->rag, c->rep))
-            rc = conflict(out, c->rag == CK_ASYNC ? CK_COPY_OVERLAP : CK_COPY_OVER_ACCESS, at, c->rag, c->rlane,
-                          c->rsite, c->rep);
+        if (rc == CK_OK && write && c->rep && (c->rag != ok_rag || c->rep != ok_rep)) {
+            if (!hb(s, agent, c->rag, c->rep))
+                rc = conflict(out, c->rag == CK_ASYNC ? CK_COPY_OVERLAP : CK_COPY_OVER_ACCESS, at, c->rag,
+                              c->rlane, c->rsite, c->rep);
+            else
+                ok_rag = c->rag, ok_rep = c->rep;
+        }
         if (write) {
             c->wag = CK_ASYNC, c->wlane = (uint8_t)o->lane, c->wsite = o->site, c->wep = op + 1, c->wmask = 0xf;
             c->rep = 0;

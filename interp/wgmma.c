@@ -303,10 +303,14 @@ static int land_rec(interp_ctx *c, ip_cta *t, int g, ip_wg_rec *r)
     for (int j = 0; j < 4; j++) {
         ip_warp *w = &t->warps[g * 4 + j];
         ip_frame *fr = &w->frames[r->fr[j]];
+        for (uint32_t i = 0; i < f->nd; i++) {
+            const uint64_t *src = &fr->regs[dslot[i] * IP_WARP];
+            uint32_t *dst = &b->d[i * 128 + (uint32_t)j * 32];
+            for (uint32_t l = 0; l < 32; l++)
+                dst[l] = (uint32_t)src[l];
+        }
         for (uint32_t l = 0; l < 32; l++) {
             uint32_t th = (uint32_t)j * 32 + l;
-            for (uint32_t i = 0; i < f->nd; i++)
-                b->d[th * f->nd + i] = (uint32_t)fr->regs[dslot[i] * IP_WARP + l];
             if (f->a_regs)
                 for (uint32_t i = 0; i < 4; i++) {
                     const ir_operand *e = ip_vec_elem(fn, &in->opd[1], i);
@@ -325,9 +329,12 @@ static int land_rec(interp_ctx *c, ip_cta *t, int g, ip_wg_rec *r)
         ip_warp *w = &t->warps[g * 4 + j];
         ip_frame *fr = &w->frames[r->fr[j]];
         const uint64_t *mask = c->plan->regmask[r->func];
-        for (uint32_t l = 0; l < 32; l++)
-            for (uint32_t i = 0; i < f->nd; i++)
-                fr->regs[dslot[i] * IP_WARP + l] = b->d[((uint32_t)j * 32 + l) * f->nd + i] & mask[dslot[i]];
+        for (uint32_t i = 0; i < f->nd; i++) {
+            uint64_t *dst = &fr->regs[dslot[i] * IP_WARP], m = mask[dslot[i]];
+            const uint32_t *src = &b->d[i * 128 + (uint32_t)j * 32];
+            for (uint32_t l = 0; l < 32; l++)
+                dst[l] = src[l] & m;
+        }
         for (int ln = 0; ln < w->nlanes; ln++)
             if (w->st[ln] == INTERP_T_BULK_WAIT)
                 w->st[ln] = INTERP_T_READY;

@@ -219,6 +219,9 @@ static uint32_t swz(uint32_t a, unsigned w, unsigned base)
     return a ^ ((((a >> 7) - base) & m) << 4);
 }
 
+/* log2 of a swizzle width (32, 64 or 128): no division per element */
+static inline unsigned sw_log2(unsigned w) { return w == 128 ? 7 : w == 64 ? 6 : 5; }
+
 /* address of K byte kb of row r (K-major) */
 static uint32_t addr_k(const tc_desc *d, uint32_t r, uint32_t kb)
 {
@@ -226,7 +229,8 @@ static uint32_t addr_k(const tc_desc *d, uint32_t r, uint32_t kb)
     if (!d->swizzle)
         a = d->start + (r % 8) * 16 + (r / 8) * d->sbo + (kb / 16) * d->lbo + kb % 16;
     else
-        a = d->start + (r % 8) * d->swizzle + (r / 8) * d->sbo + (kb / d->swizzle) * d->lbo + kb % d->swizzle;
+        a = d->start + (r % 8) * d->swizzle + (r / 8) * d->sbo + (kb >> sw_log2(d->swizzle)) * d->lbo +
+            (kb & (d->swizzle - 1u));
     return swz(a, d->swizzle, d->base);
 }
 
@@ -237,7 +241,8 @@ static uint32_t addr_mn(const tc_desc *d, uint32_t mb, uint32_t k)
     if (!d->swizzle)
         a = d->start + (k % 8) * 16 + (k / 8) * d->lbo + (mb / 16) * d->sbo + mb % 16;
     else
-        a = d->start + (k % 8) * d->swizzle + (k / 8) * d->sbo + (mb / d->swizzle) * d->lbo + mb % d->swizzle;
+        a = d->start + (k % 8) * d->swizzle + (k / 8) * d->sbo + (mb >> sw_log2(d->swizzle)) * d->lbo +
+            (mb & (d->swizzle - 1u));
     return swz(a, d->swizzle, d->base);
 }
 
@@ -289,10 +294,19 @@ static int load_desc(const tc_wg_io *io, uint64_t desc, bool mn, int t, uint32_t
                 if (a < io->smem_base || a - io->smem_base + 16 > io->smem_size)
                     goto oob;
                 const uint8_t *p = io->smem + (a - io->smem_base);
-                for (uint32_t j = 0; j < per; j++) {
-                    uint32_t v = 0;
-                    memcpy(&v, p + j * eb, eb);
-                    out[r * stride + k + j] = v;
+                uint32_t *o = &out[r * stride + k];
+                if (eb == 2) {
+                    for (uint32_t j = 0; j < 8; j++)
+                        o[j] = (uint32_t)p[2 * j] | (uint32_t)p[2 * j + 1] << 8;
+                } else if (eb == 1) {
+                    for (uint32_t j = 0; j < 16; j++)
+                        o[j] = p[j];
+                } else {
+                    for (uint32_t j = 0; j < per; j++) {
+                        uint32_t v = 0;
+                        memcpy(&v, p + j * eb, eb);
+                        o[j] = v;
+                    }
                 }
             }
             continue;
@@ -430,9 +444,9 @@ int tc_wgmma_exec(const tc_wg_form *f, tc_wg_io *io, char *why, size_t wn)
         /* tc_wgmma_d_where, split into a row part and a column part */
         const bool h = f->dtype == TC_T_F16;
         for (uint32_t c = 0; c < n; c++)
-            s->coff[c] = ((c % 8) / 2) * f->nd + (h ? (c / 8) * 2 : (c / 8) * 4 + (c & 1));
+            s->coff[c] = (c % 8) / 2 + 128 * (h ? (c / 8) * 2 : (c / 8) * 4 + (c & 1));
         for (uint32_t r = 0; r < 64; r++) {
-            uint32_t *d = io->d + ((r / 16) * 32 + (r % 8) * 4) * f->nd + ((r / 8) & 1) * (h ? 1 : 2);
+            uint32_t *d = io->d + (r / 16) * 32 + (r % 8) * 4 + 128 * ((r / 8) & 1) * (h ? 1 : 2);
             if (h) {
                 for (uint32_t c = 0; c < n; c++)
                     s->crow[c] = (d[s->coff[c]] >> (16 * (c & 1))) & 0xFFFF;
@@ -457,7 +471,7 @@ int tc_wgmma_exec(const tc_wg_form *f, tc_wg_io *io, char *why, size_t wn)
         for (uint32_t c = 0; c < n; c++) {
             uint32_t t, reg, half;
             tc_wgmma_d_where(f, r, c, &t, &reg, &half);
-            uint32_t *dp = &io->d[t * f->nd + reg];
+            uint32_t *dp = &io->d[reg * 128 + t];
             uint64_t cv = f->dtype == TC_T_F16 ? (*dp >> (16 * half)) & 0xFFFF : *dp;
             uint64_t dv;
             const uint32_t *ar = &s->a[r * astride], *br = &s->b[c * bstride];

@@ -90,7 +90,8 @@ typedef struct tc_wg_io {
     uint64_t desc_a, desc_b;
     const uint32_t *a;      /* [128][4] A fragment (a_regs) */
     const uint32_t *meta;   /* [128] sparsity metadata (.sp) */
-    uint32_t *d;            /* [128][nd]: C in, D out */
+    uint32_t *d;            /* [nd][128]: C in, D out (register i of thread t at d[i * 128 + t],
+                             * so that a warp's register is 32 consecutive words) */
     bool scale_d;           /* false: D = A*B (no C) */
     tc_wg_scratch *s;
 } tc_wg_io;

@@ -152,7 +152,7 @@ static void check_mma(const char *name, unsigned sw, bool mn, bool aregs, unsign
                 want += A[r][k] * B[c][k];
             uint32_t t, reg, h;
             tc_wgmma_d_where(&f, r, c, &t, &reg, &h);
-            float got = f32_of(d[t * f.nd + reg]);
+            float got = f32_of(d[reg * 128 + t]);
             if (got != (float)want && !bad++)
                 snprintf(first, sizeof first, " (D[%u][%u] = %g, want %d)", r, c, (double)got, want);
         }
