@@ -805,10 +805,74 @@ static inline __attribute__((always_inline)) void row_impl(const struct tc_dot_o
             S[j] = s;
         }
 #endif
+        uint32_t res[8];
+        unsigned scal = 0xff; /* columns still to finish one by one below */
+#if defined(__SSE2__)
+        if (dtype == TC_T_F32) {
+            /* C's part and the rounding, 4 columns a step.  C's part is
+             * trunc(csig 2^(cexp - cfr + F - maxe)) in float (exact: |csig|
+             * < 2^24, a power-of-two scale; the exponent clamped where the
+             * result is below 1 or C is zero); the sum v in int32 (a lane
+             * that overflows, or is INT32_MIN, is finished below).  Then
+             * |v| cut toward zero below its top dkeep+1 bits (or at the
+             * subnormal step), as an exact float, times 2^(maxe - F) in two
+             * exact steps: the float product rounds only on overflow, to
+             * infinity, as the H100.  A cut to nothing is +0. */
+            const __m128i me8 = _mm_loadu_si128((const __m128i *)me16);
+            const __m128i cex8 = _mm_packs_epi32(_mm_loadu_si128((const __m128i *)&cex[0]),
+                                                 _mm_loadu_si128((const __m128i *)&cex[4]));
+            __m128i e2 = _mm_subs_epi16(_mm_adds_epi16(cex8, _mm_set1_epi16((int16_t)(F - cfr))), me8);
+            e2 = _mm_min_epi16(_mm_max_epi16(e2, _mm_set1_epi16(-126)), _mm_set1_epi16(127));
+            __m128i sc8 = _mm_sub_epi16(me8, _mm_set1_epi16((int16_t)F));
+            __m128i scc = _mm_min_epi16(_mm_max_epi16(sc8, _mm_set1_epi16(-252)), _mm_set1_epi16(252));
+            const __m128i b127 = _mm_set1_epi32(127), zero = _mm_setzero_si128();
+            const __m128i imin = _mm_set1_epi32(INT32_MIN);
+            scal = 0;
+            for (int g = 0; g < 8; g += 4) {
+#define TC_WIDEN(x) (g ? _mm_srai_epi32(_mm_unpackhi_epi16(x, x), 16) : _mm_srai_epi32(_mm_unpacklo_epi16(x, x), 16))
+#define TC_POW2F(e) _mm_castsi128_ps(_mm_slli_epi32(_mm_add_epi32(e, b127), 23))
+                __m128i Sv = _mm_loadu_si128((const __m128i *)&S[g]);
+                __m128i cs = _mm_loadu_si128((const __m128i *)&csig[g]);
+                __m128i tt = _mm_cvttps_epi32(_mm_mul_ps(_mm_cvtepi32_ps(cs), TC_POW2F(TC_WIDEN(e2))));
+                __m128i v = _mm_add_epi32(Sv, tt);
+                __m128i bad = _mm_or_si128(_mm_and_si128(_mm_xor_si128(Sv, v), _mm_xor_si128(tt, v)),
+                                           _mm_cmpeq_epi32(v, imin));
+                scal |= (unsigned)_mm_movemask_ps(_mm_castsi128_ps(bad)) << g;
+                __m128i ng = _mm_srai_epi32(v, 31);
+                __m128i av = _mm_sub_epi32(_mm_xor_si128(v, ng), ng);       /* |v| < 2^31 */
+                /* E: the top bit of |v| (the conversion may round up by one) */
+                __m128i E = _mm_sub_epi32(_mm_srli_epi32(_mm_castps_si128(_mm_cvtepi32_ps(av)), 23), b127);
+                __m128i e30 = _mm_set1_epi32(30), big = _mm_cmpgt_epi32(E, e30);
+                E = _mm_or_si128(_mm_and_si128(big, e30), _mm_andnot_si128(big, E));
+                E = _mm_add_epi32(E, _mm_cmpgt_epi32(_mm_cvttps_epi32(TC_POW2F(E)), av));
+                __m128i scale = TC_WIDEN(sc8);
+                __m128i top = _mm_add_epi32(E, scale), lo = _mm_set1_epi32(-126);
+                __m128i under = _mm_cmpgt_epi32(lo, top);
+                __m128i ex = _mm_or_si128(_mm_and_si128(under, lo), _mm_andnot_si128(under, top));
+                __m128i drop = _mm_sub_epi32(_mm_sub_epi32(ex, _mm_set1_epi32(dkeep)), scale);
+                __m128i dneg = _mm_cmpgt_epi32(zero, drop), dbig = _mm_cmpgt_epi32(drop, _mm_set1_epi32(31));
+                drop = _mm_andnot_si128(dneg, drop);
+                drop = _mm_or_si128(_mm_and_si128(dbig, _mm_set1_epi32(31)), _mm_andnot_si128(dbig, drop));
+                /* 2^drop as an integer (2^31 gives INT32_MIN: the mask keeps
+                 * only bit 31, which |v| never has) */
+                __m128i kept = _mm_and_si128(av, _mm_sub_epi32(zero, _mm_cvttps_epi32(TC_POW2F(drop))));
+                __m128i sc2 = TC_WIDEN(scc), s1 = _mm_srai_epi32(sc2, 1), s2 = _mm_sub_epi32(sc2, s1);
+                __m128 r = _mm_mul_ps(_mm_mul_ps(_mm_cvtepi32_ps(kept), TC_POW2F(s1)), TC_POW2F(s2));
+                __m128i sgn = _mm_andnot_si128(_mm_cmpeq_epi32(kept, zero), _mm_and_si128(ng, imin));
+                _mm_storeu_si128((__m128i *)&res[g], _mm_or_si128(_mm_castps_si128(r), sgn));
+#undef TC_WIDEN
+#undef TC_POW2F
+            }
+        }
+#endif
         for (int j = 0; j < w; j++) {
             const int col = c0 + j;
             if (slow >> j & 1) {
                 out[col] = (uint32_t)tc_dot(op, a, t->raw + (size_t)col * t->stride, k, no_c ? 0 : cin[col]);
+                continue;
+            }
+            if (!(scal >> j & 1)) {
+                out[col] = res[j];
                 continue;
             }
             const int me = me16[j];

@@ -38,9 +38,19 @@ static tfmt fmt_of(int t)
 
 /* one element of type t; centre: the exponent field the values cluster at;
  * special: per-mille chance of an infinity or NaN */
+static int uniform; /* every element the largest significand at the centre, positive: the sum of a
+                     * row's cut products then nears 2^31 (the int32 lanes' edge) */
+
 static uint32_t elem(int t, int centre, int special)
 {
     tfmt f = fmt_of(t);
+    if (uniform) {
+        uint32_t e = centre < 1 ? 1u : (uint32_t)centre, m = (1u << f.mbits) - 1 - (uint32_t)(next() % 2);
+        if (t == TC_T_E4M3 && e >= 15)
+            e = 15, m = 6;
+        uint32_t bits = e << f.mbits | m;
+        return t == TC_T_TF32 ? bits << 13 : bits;
+    }
     uint32_t emax = (1u << f.ebits) - 1, r = (uint32_t)next();
     uint32_t sgn = (r >> 31) & 1, m = (uint32_t)(next() & ((1u << f.mbits) - 1));
     uint32_t e;
@@ -90,10 +100,11 @@ static void run_form(int at, int bt, int dt, int no_c, int trials)
         return;
     }
     tfmt fa = fmt_of(at), fb = fmt_of(bt), fc = fmt_of(dt);
-    long bad = 0, total = 0;
+    long bad = 0, total = 0, sub = 0, inf = 0, nan = 0;
     for (int tr = 0; tr < trials; tr++) {
         int n = tr % 5 == 0 ? 1 + (int)(next() % TC_COLS_N) : 8 * (1 + (int)(next() % 32));
         int special = tr % 3 == 0 ? 0 : (int)(next() % 8);
+        uniform = tr % 7 == 3;
         int ca = (int)(next() % ((1u << fa.ebits) - 1)), cb = (int)(next() % ((1u << fb.ebits) - 1));
         int cc = ca - fa.bias + cb - fb.bias + fc.bias + (int)(next() % 9) - 4;
         tc_dot_cols(&op, b, k, 0, k, &cols); /* an empty decode must be harmless */
@@ -111,6 +122,11 @@ static void run_form(int at, int bt, int dt, int no_c, int trials)
             for (int c = 0; c < n; c++) {
                 uint64_t want = tc_dot(&op, a, b + c * k, k, no_c ? 0 : cin[c]);
                 total++;
+                uint32_t ex = dt == TC_T_F16 ? (uint32_t)(want >> 10 & 31) : (uint32_t)(want >> 23 & 255);
+                uint32_t emx = dt == TC_T_F16 ? 31 : 255, mm = dt == TC_T_F16 ? 0x3ff : 0x7fffff;
+                sub += ex == 0 && (want & mm);
+                inf += ex == emx && !(want & mm);
+                nan += ex == emx && (want & mm);
                 if (out[c] != (uint32_t)want) {
                     if (!bad)
                         printf("FAIL tc_rows/%s.%s.%s%s: trial %d row %d column %d of %d: "
@@ -128,7 +144,8 @@ static void run_form(int at, int bt, int dt, int no_c, int trials)
         check_failures++;
         return;
     }
-    printf("PASS tc_rows/%s.%s.%s%s (%ld outputs)\n", nm(dt), nm(at), nm(bt), no_c ? "/no_c" : "", total);
+    printf("PASS tc_rows/%s.%s.%s%s (%ld outputs: %ld subnormal, %ld infinite, %ld NaN)\n", nm(dt), nm(at),
+           nm(bt), no_c ? "/no_c" : "", total, sub, inf, nan);
 }
 
 int main(void)
