@@ -606,6 +606,100 @@ static inline __attribute__((always_inline)) uint32_t enc_f32_rz(uint64_t mag, i
     return (uint32_t)neg << 31 | field << 23 | (uint32_t)(kept & (((uint64_t)1 << keep) - 1)) << (23 - keep);
 }
 
+/* GCC cannot see that the first pass writes every scale the second reads
+ * (whole groups of 8, n rounded up), and warns where it passes them on */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+/* S[c] = sum over i < k of trunc(a[i] v[i][c] sc[c]), for c < n rounded up
+ * to 8 (tc_dot_row's second pass; the sums cannot overflow, see there) */
+static inline __attribute__((always_inline)) void prods_f_impl(const float *a, const tc_dcols *t, const float *sc,
+                                                               int32_t *S, int n, int k)
+{
+#if defined(__SSE2__)
+    __m128 av[TC_COLS_K];   /* each a[i] in every lane */
+    for (int i = 0; i < k; i++)
+        av[i] = _mm_set1_ps(a[i]);
+#endif
+    for (int c0 = 0; c0 < n; c0 += 8) {
+#if defined(__SSE2__)
+        for (int g = 0; g < 8; g += 4) {
+            __m128 s = _mm_loadu_ps(&sc[c0 + g]);
+            __m128i acc = _mm_setzero_si128();
+            for (int i = 0; i < k; i++) {
+                __m128 p = _mm_mul_ps(_mm_mul_ps(av[i], _mm_loadu_ps(&t->vf[i][c0 + g])), s);
+                acc = _mm_add_epi32(acc, _mm_cvttps_epi32(p));
+            }
+            _mm_storeu_si128((__m128i *)&S[c0 + g], acc);
+        }
+#else
+        for (int j = 0; j < 8; j++) {
+            int32_t s = 0;
+            for (int i = 0; i < k; i++)
+                s += (int32_t)(a[i] * t->vf[i][c0 + j] * sc[c0 + j]);
+            S[c0 + j] = s;
+        }
+#endif
+    }
+}
+static void prods_f(const float *a, const tc_dcols *t, const float *sc, int32_t *S, int n, int k)
+{
+    if (k == 16)
+        prods_f_impl(a, t, sc, S, n, 16);
+    else
+        prods_f_impl(a, t, sc, S, n, k);
+}
+
+#if defined(__SSE2__) && (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__)) && \
+    !defined(TC_NO_AVX2)
+#include <immintrin.h>
+/* The same 8 columns at a time in one AVX2 vector; chosen at run time, so
+ * the binary still runs on CPUs without AVX2. */
+__attribute__((target("avx2"))) static void prods_f_avx2(const float *a, const tc_dcols *t, const float *sc,
+                                                         int32_t *S, int n, int k)
+{
+    for (int c0 = 0; c0 < n; c0 += 8) {
+        __m256 s = _mm256_loadu_ps(&sc[c0]);
+        __m256i acc = _mm256_setzero_si256();
+        for (int i = 0; i < k; i++) {
+            __m256 p = _mm256_mul_ps(_mm256_mul_ps(_mm256_set1_ps(a[i]), _mm256_loadu_ps(&t->vf[i][c0])), s);
+            acc = _mm256_add_epi32(acc, _mm256_cvttps_epi32(p));
+        }
+        _mm256_storeu_si256((__m256i *)&S[c0], acc);
+    }
+}
+#define PRODS_F(a, t, sc, S, n, k) \
+    (__builtin_cpu_supports("avx2") ? prods_f_avx2(a, t, sc, S, n, k) : prods_f(a, t, sc, S, n, k))
+#else
+#define PRODS_F(a, t, sc, S, n, k) prods_f(a, t, sc, S, n, k)
+#endif
+
+static void prods_d(const double *a, const tc_dcols *t, const double *sc, int32_t *S, int n, int k)
+{
+    for (int c0 = 0; c0 < n; c0 += 8) {
+#if defined(__SSE2__)
+        for (int g = 0; g < 8; g += 2) {
+            __m128d s = _mm_loadu_pd(&sc[c0 + g]);
+            __m128i acc = _mm_setzero_si128();
+            for (int i = 0; i < k; i++) {
+                __m128d p = _mm_mul_pd(_mm_mul_pd(_mm_set1_pd(a[i]), _mm_loadu_pd(&t->vd[i][c0 + g])), s);
+                acc = _mm_add_epi32(acc, _mm_cvttpd_epi32(p));
+            }
+            S[c0 + g] = _mm_cvtsi128_si32(acc);
+            S[c0 + g + 1] = _mm_cvtsi128_si32(_mm_srli_si128(acc, 4));
+        }
+#else
+        for (int j = 0; j < 8; j++) {
+            int32_t s = 0;
+            for (int i = 0; i < k; i++)
+                s += (int32_t)(a[i] * t->vd[i][c0 + j] * sc[c0 + j]);
+            S[c0 + j] = s;
+        }
+#endif
+    }
+}
+
 /* One row against every column, 8 columns a step: the exponent maximum of
  * each column's products (int16 lanes) and C's, the scale 2^(F - fr -
  * maxe) per column, then the truncated scaled products summed in int32
@@ -650,29 +744,28 @@ static inline __attribute__((always_inline)) void row_impl(const struct tc_dot_o
     }
 #if defined(__SSE2__)
     __m128i aev[TC_COLS_K];   /* the row, each element in every lane */
-    __m128 afv[TC_COLS_K];
-    __m128d adv[TC_COLS_K];
-    for (int i = 0; i < k; i++) {
+    for (int i = 0; i < k; i++)
         aev[i] = _mm_set1_epi16(ae[i]);
-        if (single)
-            afv[i] = _mm_set1_ps(af[i]);
-        else
-            adv[i] = _mm_set1_pd(ad[i]);
-    }
 #endif
+    /* three passes over the row: maxe, C and the scales; the products;
+     * C's part and the rounding */
+    int32_t S_r[TC_COLS_N];
+    int16_t me_r[TC_COLS_N];   /* maxe of each column */
+    int32_t cs_r[TC_COLS_N];   /* C's signed significand (0: no C, or a zero) */
+    int32_t cx_r[TC_COLS_N];   /* C's exponent */
+    /* 2^(F - fr - maxe), float or double (one array: the instance uses one) */
+    union { float f[TC_COLS_N]; double d[TC_COLS_N]; } sc_r;
+    float *scf_r = sc_r.f;
+    double *scd_r = sc_r.d;
+    uint8_t slow_r[TC_COLS_N / 8]; /* columns for tc_dot: an infinity or NaN in B or C */
     for (int c0 = 0; c0 < n; c0 += 8) {
         const int w = n - c0 < 8 ? n - c0 : 8;
-        int32_t S[8];
-        int16_t me16[8];   /* maxe of each column */
-        int32_t csig[8];   /* C's signed significand (0: no C, or a zero) */
-        int32_t cex[8];    /* C's exponent */
-        unsigned slow = 0; /* columns for tc_dot: an infinity or NaN in B or C */
-#if defined(__SSE2__)
-        __m128 scv[2];
-        __m128d scdv[4];
-#else
-        float scf[8];
-        double scd[8];
+        int16_t *me16 = me_r + c0;
+        int32_t *csig = cs_r + c0, *cex = cx_r + c0;
+        unsigned slow = 0;
+#if !defined(__SSE2__)
+        float *scf = scf_r + c0;
+        double *scd = scd_r + c0;
 #endif
 #if defined(__SSE2__)
         {
@@ -716,18 +809,18 @@ static inline __attribute__((always_inline)) void row_impl(const struct tc_dot_o
                 x = _mm_min_epi16(_mm_max_epi16(x, _mm_set1_epi16(-126)), _mm_set1_epi16(127));
                 __m128i lo = _mm_srai_epi32(_mm_unpacklo_epi16(x, x), 16), hi = _mm_srai_epi32(_mm_unpackhi_epi16(x, x), 16);
                 __m128i b127 = _mm_set1_epi32(127);
-                scv[0] = _mm_castsi128_ps(_mm_slli_epi32(_mm_add_epi32(lo, b127), 23));
-                scv[1] = _mm_castsi128_ps(_mm_slli_epi32(_mm_add_epi32(hi, b127), 23));
+                _mm_storeu_ps(&scf_r[c0], _mm_castsi128_ps(_mm_slli_epi32(_mm_add_epi32(lo, b127), 23)));
+                _mm_storeu_ps(&scf_r[c0 + 4], _mm_castsi128_ps(_mm_slli_epi32(_mm_add_epi32(hi, b127), 23)));
             } else {
                 x = _mm_min_epi16(_mm_max_epi16(x, _mm_set1_epi16(-1022)), _mm_set1_epi16(1023));
                 __m128i lo = _mm_srai_epi32(_mm_unpacklo_epi16(x, x), 16), hi = _mm_srai_epi32(_mm_unpackhi_epi16(x, x), 16);
                 __m128i b = _mm_set1_epi32(1023);
                 lo = _mm_add_epi32(lo, b);
                 hi = _mm_add_epi32(hi, b);
-                scdv[0] = _mm_castsi128_pd(_mm_slli_epi64(_mm_unpacklo_epi32(lo, cz), 52));
-                scdv[1] = _mm_castsi128_pd(_mm_slli_epi64(_mm_unpackhi_epi32(lo, cz), 52));
-                scdv[2] = _mm_castsi128_pd(_mm_slli_epi64(_mm_unpacklo_epi32(hi, cz), 52));
-                scdv[3] = _mm_castsi128_pd(_mm_slli_epi64(_mm_unpackhi_epi32(hi, cz), 52));
+                _mm_storeu_pd(&scd_r[c0], _mm_castsi128_pd(_mm_slli_epi64(_mm_unpacklo_epi32(lo, cz), 52)));
+                _mm_storeu_pd(&scd_r[c0 + 2], _mm_castsi128_pd(_mm_slli_epi64(_mm_unpackhi_epi32(lo, cz), 52)));
+                _mm_storeu_pd(&scd_r[c0 + 4], _mm_castsi128_pd(_mm_slli_epi64(_mm_unpacklo_epi32(hi, cz), 52)));
+                _mm_storeu_pd(&scd_r[c0 + 6], _mm_castsi128_pd(_mm_slli_epi64(_mm_unpackhi_epi32(hi, cz), 52)));
             }
             slow = (slow | t->spec8[c0 / 8]) & ((1u << w) - 1);
         }
@@ -769,42 +862,21 @@ static inline __attribute__((always_inline)) void row_impl(const struct tc_dot_o
             }
         }
 #endif
-        /* the products: val_a val_b is exact (at most 22 significant bits),
-         * the power-of-two scale is exact (a result below float's normal
-         * range is below 1 and truncates to 0 either way), and the
-         * conversion truncates toward zero */
-#if defined(__SSE2__)
-        if (single) {
-            for (int g = 0; g < 8; g += 4) {
-                __m128 sc = scv[g / 4];
-                __m128i acc = _mm_setzero_si128();
-                for (int i = 0; i < k; i++) {
-                    __m128 p = _mm_mul_ps(_mm_mul_ps(afv[i], _mm_loadu_ps(&t->vf[i][c0 + g])), sc);
-                    acc = _mm_add_epi32(acc, _mm_cvttps_epi32(p));
-                }
-                _mm_storeu_si128((__m128i *)&S[g], acc);
-            }
-        } else {
-            for (int g = 0; g < 8; g += 2) {
-                __m128d sc = scdv[g / 2];
-                __m128i acc = _mm_setzero_si128();
-                for (int i = 0; i < k; i++) {
-                    __m128d p = _mm_mul_pd(_mm_mul_pd(adv[i], _mm_loadu_pd(&t->vd[i][c0 + g])), sc);
-                    acc = _mm_add_epi32(acc, _mm_cvttpd_epi32(p));
-                }
-                S[g] = _mm_cvtsi128_si32(acc);
-                S[g + 1] = _mm_cvtsi128_si32(_mm_srli_si128(acc, 4));
-            }
-        }
-#else
-        for (int j = 0; j < 8; j++) {
-            int32_t s = 0;
-            for (int i = 0; i < k; i++)
-                s += single ? (int32_t)(af[i] * t->vf[i][c0 + j] * scf[j])
-                            : (int32_t)(ad[i] * t->vd[i][c0 + j] * scd[j]);
-            S[j] = s;
-        }
-#endif
+        slow_r[c0 / 8] = (uint8_t)slow;
+    }
+    /* the products: val_a val_b is exact (at most 22 significant bits),
+     * the power-of-two scale is exact (a result below float's normal
+     * range is below 1 and truncates to 0 either way), and the
+     * conversion truncates toward zero */
+    if (single)
+        PRODS_F(af, t, scf_r, S_r, n, k);
+    else
+        prods_d(ad, t, scd_r, S_r, n, k);
+    for (int c0 = 0; c0 < n; c0 += 8) {
+        const int w = n - c0 < 8 ? n - c0 : 8;
+        const int16_t *me16 = me_r + c0;
+        const int32_t *csig = cs_r + c0, *cex = cx_r + c0, *S = S_r + c0;
+        const unsigned slow = slow_r[c0 / 8];
         uint32_t res[8];
         unsigned scal = 0xff; /* columns still to finish one by one below */
 #if defined(__SSE2__)
@@ -912,6 +984,10 @@ void tc_dot_row(const struct tc_dot_op *op, const uint32_t *a, const tc_dcols *t
         row_impl(op, a, t, cin, out, 0, TC_T_F32, 23, 0, 0);
     }
 }
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
 /* bits of one element of a tensor-core type (tc_type) */
 unsigned tc_type_bits(int t)
