@@ -18,7 +18,9 @@
 #       chk            -j 1 time with the happens-before checker (the
 #                      default, --check=full) over -j 1 with --check=none
 #     and, for cases of one kernel at growing grid sizes (NAME_<grid>), how
-#     the -j 1 time grew against the work (linear = the same M/s).
+#     the -j 1 time grew against the work (linear = the same M/s);
+#  3. the Triton 512^3 matmul (bench/kernels/triton_mm512.jsonl) on one and
+#     on two interpreter threads, the figure issue 9 sets a target for.
 # BENCH_JOBS=N sets the -j of the parallel runs (default: online CPUs);
 # BENCH_REPS=N the runs per figure (default 3).
 B=${B:-build}
@@ -86,4 +88,15 @@ for f in bench/kernels/*.jsonl bench/kernels/*.json; do
         printf '%s' "$scaling"
     fi
 done
+# Issue 9's speed figure: the Triton 512x512x512 f16 TMA matmul on one and
+# on two interpreter threads (whatever the machine's CPU count), with the
+# checker on (the default), as in tests/hw/README.md.
+mm=bench/kernels/triton_mm512.jsonl
+if [ -f "$mm" ]; then
+    set -- $(best mm_tma_f16_512 "$mm" 1); m1=$2; r1=$3
+    set -- $(best mm_tma_f16_512 "$mm" 2); m2=$2; r2=$3
+    [ "$r1$r2" = PASSPASS ] || status=1
+    printf '== Triton TMA matmul 512x512x512 f16 (%s, launch time, best of %s): -j1 %s s, -j2 %s s  %s\n' \
+        "$mm" "$REPS" "$m1" "$m2" "$([ "$r1$r2" = PASSPASS ] && echo PASS || echo FAIL)"
+fi
 exit $status
