@@ -451,8 +451,15 @@ int tc_wgmma_exec(const tc_wg_form *f, tc_wg_io *io, char *why, size_t wn)
                 for (uint32_t c = 0; c < n; c++)
                     s->crow[c] = (d[s->coff[c]] >> (16 * (c & 1))) & 0xFFFF;
             } else {
-                for (uint32_t c = 0; c < n; c++)
-                    s->crow[c] = d[s->coff[c]];
+                /* columns c0 + 2q and c0 + 2q + 1 (q < 4) of a group of 8 are
+                 * thread q's registers c0/2 and c0/2 + 1 */
+                for (uint32_t c0 = 0; c0 < n; c0 += 8) {
+                    const uint32_t *p0 = d + 128 * (c0 / 2), *p1 = p0 + 128;
+                    for (uint32_t q = 0; q < 4; q++) {
+                        s->crow[c0 + 2 * q] = p0[q];
+                        s->crow[c0 + 2 * q + 1] = p1[q];
+                    }
+                }
             }
             tc_dot_row(&op, &s->a[r * astride], &s->cols, s->crow, s->crow);
             if (h) {
@@ -461,8 +468,13 @@ int tc_wgmma_exec(const tc_wg_form *f, tc_wg_io *io, char *why, size_t wn)
                     *dp = (*dp & ~(0xFFFFu << sh)) | (s->crow[c] & 0xFFFF) << sh;
                 }
             } else {
-                for (uint32_t c = 0; c < n; c++)
-                    d[s->coff[c]] = s->crow[c];
+                for (uint32_t c0 = 0; c0 < n; c0 += 8) {
+                    uint32_t *p0 = d + 128 * (c0 / 2), *p1 = p0 + 128;
+                    for (uint32_t q = 0; q < 4; q++) {
+                        p0[q] = s->crow[c0 + 2 * q];
+                        p1[q] = s->crow[c0 + 2 * q + 1];
+                    }
+                }
             }
         }
         return 0;
