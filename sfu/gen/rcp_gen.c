@@ -15,11 +15,22 @@
  * (weights 2^17 and up) of a truncated squarer on j: of the partial products
  * j_a j_b 2^(a+b) (folded: j_a 2^2a on the diagonal, j_a j_b 2^(a+b+1) for
  * a < b) only those of column 17 and above are added.  With that structure,
- * the three coefficients of a segment are the only integers (near its
- * least-squares fit) for which every one of the segment's 2^16 outputs
- * comes out right: the search below finds them; a segment without such
- * integers is an error (the structure would be wrong).  RC = -50 (-49 gives
- * the same bits on every input; every other constant fails somewhere). */
+ * each segment has exactly one triple of integers within 8 of its
+ * least-squares fit (and one C0) for which all of its 2^16 outputs come out
+ * right: the search below finds it and counts the others (none); a segment
+ * without one is an error (the structure would be wrong).  RC = -50: -49
+ * gives the same bits on every input, every other constant from -80 to 10
+ * fails in some segment.
+ *
+ * How the structure was found: an exact quadratic in j (any real
+ * coefficients, any single rounding) cannot reproduce a segment (its best
+ * minimax fit to y + 1/2 misses by 0.51 to 0.6 units, for 7, 8 and 9
+ * index bits alike: the misfit is fine-grained, not the segmentation);
+ * replacing j^2 by the truncated square above makes every segment of 7
+ * index bits fit with integer C1, C2 (units as above) and C0 a multiple of
+ * 2^12 (2^-4 units); squarers cut at other columns, unfolded, on a
+ * truncated j or centred on the segment all fail, and so does cutting the
+ * products C1 j and C2 sq to 2^-14 units or coarser. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <math.h>
