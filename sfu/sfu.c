@@ -66,13 +66,17 @@ static inline uint32_t scale_ftz(float r, int n)
     return u + (uint32_t)((int32_t)n * (1 << 23));
 }
 
+/* x normal: the interpolator's significand (rcp.c; bit for bit, H100) and
+ * the exponent -e - 1 (-e for a power of two); a result below 2^-126 is
+ * written as zero */
 static uint32_t core_rcp(uint32_t x)
 {
-    uint32_t m = x & 0x7fffffu;
-    int ex = (int)((x >> 23) & 0xff) - 127;
-    float r = m ? corrected(1.0 / (1.0 + m * 0x1p-23), 0x1p-24, sfu_tab_rcp, m, 13, 0x1p-13)
-                : 1.0f;   /* powers of two are exact */
-    return scale_ftz(r, -ex) | (x & 0x80000000u);
+    extern uint32_t sfu_rcp_sig(uint32_t frac);
+    uint32_t y = sfu_rcp_sig(x & 0x7fffffu), s = x & 0x80000000u;
+    int ef = 253 - (int)((x >> 23) & 0xff) + (int)(y >> 24);   /* y = 2^24 only for a power of two */
+    if (ef <= 0)
+        return s;
+    return s | (uint32_t)ef << 23 | (y & 0x7fffffu);
 }
 
 /* x > 0 normal: x = xr 4^k with xr in [1, 4); d = the bits of xr over 1.
