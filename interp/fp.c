@@ -62,6 +62,40 @@ uint64_t fp_round(long double v, int mb, int eb, int mode)
     return sbit | biased << mb | (q & ((1ull << mb) - 1));
 }
 
+/* fp_round(d, mb, eb, FP_RN) for a double d that is not a NaN, on its bits
+ * (the conversions to f16, bf16 and f32 that epilogues run per element:
+ * frexpl/ldexpl on long doubles cost tens of nanoseconds each).  The tests
+ * (test_interp_fp) hold it to fp_round on random and boundary values. */
+static uint64_t round_f64_rn(double d, int mb, int eb)
+{
+    uint64_t u;
+    memcpy(&u, &d, sizeof u);
+    uint64_t sbit = (u >> 63) << (mb + eb), expall = (1ull << eb) - 1;
+    int bias = (1 << (eb - 1)) - 1, emin = 1 - bias;
+    unsigned E = (unsigned)(u >> 52) & 0x7ff;
+    if (E == 0x7ff)
+        return sbit | expall << mb;   /* an infinity */
+    if (E == 0)
+        return sbit;                  /* zero, or a double subnormal: below half of any target's least */
+    int e = (int)E - 1023;
+    uint64_t sig = (u & ((1ull << 52) - 1)) | 1ull << 52;
+    int s = 52 - mb + (e < emin ? emin - e : 0);  /* bits below the last kept one */
+    if (s >= 64)
+        return sbit;
+    uint64_t q = sig >> s, rem = sig & ((1ull << s) - 1), half = 1ull << (s - 1);
+    q += rem > half || (rem == half && (q & 1));
+    if (e < emin)
+        return sbit | q;              /* subnormal (2^mb: the least normal) */
+    if (q >> (mb + 1)) {
+        q >>= 1;
+        e++;
+    }
+    uint64_t biased = (uint64_t)(e + bias);
+    if (biased >= expall)
+        return sbit | expall << mb;
+    return sbit | biased << mb | (q & ((1ull << mb) - 1));
+}
+
 float fp_f16_to_f32(uint16_t h)
 {
     uint32_t s = (uint32_t)(h >> 15), e = (h >> 10) & 31, m = h & 1023;
@@ -83,26 +117,31 @@ float fp_f16_to_f32(uint16_t h)
 uint16_t fp_f32_to_f16(float f, int mode)
 {
     if (isnan(f)) return 0x7fff;
+    if (mode == FP_RN) return (uint16_t)round_f64_rn(f, 10, 5);
     return (uint16_t)fp_round(f, 10, 5, mode);
 }
 uint16_t fp_f32_to_bf16(float f, int mode)
 {
     if (isnan(f)) return 0x7fff;
+    if (mode == FP_RN) return (uint16_t)round_f64_rn(f, 7, 8);
     return (uint16_t)fp_round(f, 7, 8, mode);
 }
 uint16_t fp_f64_to_f16(double d, int mode)
 {
     if (isnan(d)) return 0x7fff;
+    if (mode == FP_RN) return (uint16_t)round_f64_rn(d, 10, 5);
     return (uint16_t)fp_round(d, 10, 5, mode);
 }
 uint16_t fp_f64_to_bf16(double d, int mode)
 {
     if (isnan(d)) return 0x7fff;
+    if (mode == FP_RN) return (uint16_t)round_f64_rn(d, 7, 8);
     return (uint16_t)fp_round(d, 7, 8, mode);
 }
 uint32_t fp_f64_to_f32_bits(double d, int mode)
 {
     if (isnan(d)) return 0x7fffffffu;
+    if (mode == FP_RN) return (uint32_t)round_f64_rn(d, 23, 8);
     return (uint32_t)fp_round(d, 23, 8, mode);
 }
 uint32_t fp_f32_to_tf32(float f, int mode)

@@ -9,6 +9,7 @@
  * Part 1 calls the helpers of interp/fp.c directly; part 2 runs one PTX
  * kernel through the interpreter for the handlers in exec.c. */
 #include "tests/unit/interp_harness.h"
+#include <math.h>
 #include "interp/fp.h"
 #include "sfu/sfu.h"
 
@@ -261,8 +262,61 @@ static void kernel(void)
     th_free(&r);
 }
 
+/* fp_f64_to_f16/_bf16/_f32_bits and fp_f32_to_f16/_bf16 round to nearest
+ * on the double's bits (fp.c round_f64_rn): the same bits as fp_round on
+ * random doubles of every exponent that matters, and on the values around
+ * each format's rounding boundaries (ties, the subnormal edge, overflow) */
+static void fast_rn(void)
+{
+    uint64_t x = 0x2545f4914f6cdd1dull;
+    long bad[3] = { 0, 0, 0 }, n = 0;
+    double first[3] = { 0, 0, 0 };
+    static const int mb[3] = { 10, 7, 23 }, eb[3] = { 5, 8, 8 };
+    for (long i = 0; i < 600000; i++) {
+        x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+        double d;
+        if (i % 3 == 0) {
+            /* random bits in an exponent band of -160..+140 */
+            uint64_t e = 1023 - 160 + (x >> 40) % 300;
+            uint64_t u = (x & (1ull << 63)) | e << 52 | (x & ((1ull << 52) - 1));
+            memcpy(&d, &u, 8);
+        } else {
+            /* a value of a format's grid, plus or minus a small multiple of
+             * a quarter ulp (ties included), at a random exponent */
+            int f = (int)(x % 3), bias = (1 << (eb[f] - 1)) - 1;
+            int e = (int)((x >> 8) % (unsigned)(2 * bias + 2 * mb[f] + 4)) - bias - mb[f] - 2;
+            double ulp = ldexp(1.0, (e < 1 - bias ? 1 - bias : e) - mb[f]);
+            double g = ldexp(1.0 + (double)((x >> 20) & ((1u << mb[f]) - 1)) / (1u << mb[f]), e);
+            d = g + ulp * 0.25 * (double)((int)((x >> 50) % 9) - 4);
+            if (x >> 63)
+                d = -d;
+        }
+        n++;
+        uint64_t got[3] = { fp_f64_to_f16(d, FP_RN), fp_f64_to_bf16(d, FP_RN), fp_f64_to_f32_bits(d, FP_RN) };
+        for (int f = 0; f < 3; f++)
+            if (got[f] != fp_round(d, mb[f], eb[f], FP_RN) && !bad[f]++)
+                first[f] = d;
+        float fl = (float)d;
+        if (fp_f32_to_f16(fl, FP_RN) != fp_round(fl, 10, 5, FP_RN) && !bad[0]++)
+            first[0] = fl;
+        if (fp_f32_to_bf16(fl, FP_RN) != fp_round(fl, 7, 8, FP_RN) && !bad[1]++)
+            first[1] = fl;
+    }
+    static const char *const nm[3] = { "f16", "bf16", "f32" };
+    for (int f = 0; f < 3; f++) {
+        if (bad[f]) {
+            printf("FAIL fp round-to-nearest fast path to %s: %ld of %ld values differ from fp_round, first %a\n",
+                   nm[f], bad[f], n, first[f]);
+            check_failures++;
+        } else {
+            printf("PASS fp round-to-nearest fast path to %s (%ld values)\n", nm[f], n);
+        }
+    }
+}
+
 int main(void)
 {
+    fast_rn();
     helpers();
     kernel();
     CHECK_DONE();
