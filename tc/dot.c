@@ -937,6 +937,10 @@ static inline __attribute__((always_inline)) void row_impl(const struct tc_dot_o
             }
         }
 #endif
+        if (w == 8 && !(slow | scal)) { /* every column from the vectors: store them whole */
+            memcpy(&out[c0], res, sizeof res);
+            continue;
+        }
         for (int j = 0; j < w; j++) {
             const int col = c0 + j;
             if (slow >> j & 1) {

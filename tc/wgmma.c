@@ -16,6 +16,9 @@
 #include <stdio.h>
 #include <string.h>
 #include "tc/wgmma.h"
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* ---- the table ------------------------------------------------------------------- */
 
@@ -455,10 +458,17 @@ int tc_wgmma_exec(const tc_wg_form *f, tc_wg_io *io, char *why, size_t wn)
                  * thread q's registers c0/2 and c0/2 + 1 */
                 for (uint32_t c0 = 0; c0 < n; c0 += 8) {
                     const uint32_t *p0 = d + 128 * (c0 / 2), *p1 = p0 + 128;
+#if defined(__SSE2__)
+                    /* whole vectors (tc_dot_row reads them 4 at a time) */
+                    __m128i v0 = _mm_loadu_si128((const __m128i *)p0), v1 = _mm_loadu_si128((const __m128i *)p1);
+                    _mm_storeu_si128((__m128i *)&s->crow[c0], _mm_unpacklo_epi32(v0, v1));
+                    _mm_storeu_si128((__m128i *)&s->crow[c0 + 4], _mm_unpackhi_epi32(v0, v1));
+#else
                     for (uint32_t q = 0; q < 4; q++) {
                         s->crow[c0 + 2 * q] = p0[q];
                         s->crow[c0 + 2 * q + 1] = p1[q];
                     }
+#endif
                 }
             }
             tc_dot_row(&op, &s->a[r * astride], &s->cols, s->crow, s->crow);
@@ -470,10 +480,16 @@ int tc_wgmma_exec(const tc_wg_form *f, tc_wg_io *io, char *why, size_t wn)
             } else {
                 for (uint32_t c0 = 0; c0 < n; c0 += 8) {
                     uint32_t *p0 = d + 128 * (c0 / 2), *p1 = p0 + 128;
+#if defined(__SSE2__)
+                    __m128 lo = _mm_loadu_ps((const float *)&s->crow[c0]), hi = _mm_loadu_ps((const float *)&s->crow[c0 + 4]);
+                    _mm_storeu_ps((float *)p0, _mm_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0)));
+                    _mm_storeu_ps((float *)p1, _mm_shuffle_ps(lo, hi, _MM_SHUFFLE(3, 1, 3, 1)));
+#else
                     for (uint32_t q = 0; q < 4; q++) {
                         p0[q] = s->crow[c0 + 2 * q];
                         p1[q] = s->crow[c0 + 2 * q + 1];
                     }
+#endif
                 }
             }
         }
