@@ -599,6 +599,11 @@ static int op_range(ck_state *s, uint32_t op, int cta, uint32_t off, uint32_t n,
      * the (agent, epoch) pair last found in order need not be looked up
      * again (nothing here changes the clocks) */
     uint32_t ok_wag = UINT32_MAX, ok_wep = 0, ok_rag = UINT32_MAX, ok_rep = 0;
+    /* the operation's own fields, read once (the cell stores below could
+     * alias them as far as the compiler knows) */
+    const uint8_t lane = (uint8_t)o->lane;
+    const uint32_t site = o->site, ep = op + 1;
+    const bool wg = o->wgmma;
     for (uint32_t g = off / 4, end = (off + n - 1) / 4; g <= end; g++) {
         ck_cell *c = &base[g];
         uint32_t at = g * 4 > off ? g * 4 : off;
@@ -606,7 +611,7 @@ static int op_range(ck_state *s, uint32_t op, int cta, uint32_t off, uint32_t n,
             if (!hb(s, agent, c->wag, c->wep))
                 rc = conflict(out, c->wag == CK_ASYNC ? CK_COPY_OVERLAP : CK_COPY_OVER_ACCESS, at, c->wag,
                               c->wlane, c->wsite, c->wep);
-            else if (!write && !o->wgmma && c->wag != CK_ASYNC && s->fenced[c->wag] < c->wep && fsnap[c->wag] < c->wep)
+            else if (!write && !wg && c->wag != CK_ASYNC && s->fenced[c->wag] < c->wep && fsnap[c->wag] < c->wep)
                 rc = conflict(out, CK_NO_PROXY_FENCE, at, c->wag, c->wlane, c->wsite, c->wep);
             else
                 ok_wag = c->wag, ok_wep = c->wep;
@@ -621,11 +626,11 @@ static int op_range(ck_state *s, uint32_t op, int cta, uint32_t off, uint32_t n,
                 ok_rag = c->rag, ok_rep = c->rep;
         }
         if (write) {
-            c->wag = CK_ASYNC, c->wlane = (uint8_t)o->lane, c->wsite = o->site, c->wep = op + 1, c->wmask = 0xf;
+            c->wag = CK_ASYNC, c->wlane = lane, c->wsite = site, c->wep = ep, c->wmask = 0xf;
             c->rep = 0;
             c->init = 0xf;
         } else {
-            c->rag = CK_ASYNC, c->rlane = (uint8_t)o->lane, c->rsite = o->site, c->rep = op + 1, c->rmask = 0xf;
+            c->rag = CK_ASYNC, c->rlane = lane, c->rsite = site, c->rep = ep, c->rmask = 0xf;
         }
     }
     return rc;
