@@ -581,7 +581,41 @@ void tc_dot_cols(const struct tc_dot_op *op, const uint32_t *b, uint32_t stride,
     t->stride = stride;
     t->n = (uint16_t)n;
     t->k = (uint16_t)k;
-    if (op->btype == TC_T_F16)
+    if (op->btype == TC_T_F16 && t->single) {
+        /* f16 on its bits: sig 2^exp is the f16 value times 2^10, a float
+         * whose exponent field is the f16's plus 122 (subnormals: m 2^-14) */
+        for (int c = 0; c < n; c++) {
+            unsigned sp = 0;
+            for (int i = 0; i < k; i++) {
+                uint32_t x = b[(size_t)c * stride + i];
+                uint32_t e = (x >> 10) & 31, m = x & 0x3ff, sg = (x & 0x8000) << 16;
+                float v;
+                int16_t ex;
+                if (e == 31) {
+                    sp = 1;
+                    v = 0.0f;
+                    ex = TC_DV_ZERO_EXP;
+                } else if (e) {
+                    uint32_t fb32 = sg | (e + 122) << 23 | m << 13;
+                    memcpy(&v, &fb32, sizeof v);
+                    ex = (int16_t)((int)e - 15);
+                } else {
+                    v = (float)m * 0x1p-14f;   /* a zero stays +0 */
+                    v = sg && m ? -v : v;
+                    ex = m ? -14 : TC_DV_ZERO_EXP;
+                }
+                t->vf[i][c] = v;
+                t->e[i][c] = ex;
+            }
+            t->special[c] = (uint8_t)sp;
+        }
+        for (int g = 0; g < (n + 7) / 8; g++) {
+            unsigned m = 0;
+            for (int j = 0; j < 8 && 8 * g + j < n; j++)
+                m |= (unsigned)t->special[8 * g + j] << j;
+            t->spec8[g] = (uint8_t)m;
+        }
+    } else if (op->btype == TC_T_F16)
         cols_impl(&FMT_F16, TC_T_F16, b, stride, n, k, t);
     else
         cols_impl(type_fmt(op->btype), op->btype, b, stride, n, k, t);
