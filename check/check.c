@@ -14,6 +14,7 @@
  * The access check touches only the cells of the access and the two
  * clock words it compares: no allocation, no search.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include "check/check.h"
@@ -24,14 +25,25 @@
 #define CK_NDYN(ncta) (128u + 64u * (uint32_t)(ncta))
 
 typedef struct ck_cell {
-    uint32_t wep, rep;         /* epochs (0 = none); CK_ASYNC: op index + 1 */
-    uint32_t wsite, rsite;
-    uint16_t wag, rag;
-    uint8_t wlane, rlane;
-    uint8_t wmask, rmask;      /* bytes of the granule; rmask bits 4..7: the reader read
-                                  those bytes before anything had written them */
+    /* the last writer: epoch (0 = none; CK_ASYNC: op index + 1), site,
+     * agent, lane, bytes of the granule */
+    uint32_t wep, wsite;
+    uint16_t wag;
+    uint8_t wlane, wmask;
+    /* the last reader, the same (rmask bits 4..7: the reader read those
+     * bytes before anything had written them); kept together, 12 bytes,
+     * so that a bulk read records itself with one copy (op_range) */
+    uint32_t rep, rsite;
+    uint16_t rag;
+    uint8_t rlane, rmask;
     uint8_t init;              /* bytes ever written */
 } ck_cell;
+typedef struct ck_rdrec { uint32_t rep, rsite; uint16_t rag; uint8_t rlane, rmask; } ck_rdrec;
+_Static_assert(offsetof(ck_cell, rsite) == offsetof(ck_cell, rep) + offsetof(ck_rdrec, rsite) &&
+               offsetof(ck_cell, rag) == offsetof(ck_cell, rep) + offsetof(ck_rdrec, rag) &&
+               offsetof(ck_cell, rlane) == offsetof(ck_cell, rep) + offsetof(ck_rdrec, rlane) &&
+               offsetof(ck_cell, rmask) == offsetof(ck_cell, rep) + offsetof(ck_rdrec, rmask) &&
+               sizeof(ck_rdrec) == 12, "ck_cell's reader fields must match ck_rdrec");
 
 struct ck_state {
     int ncta, nwarps;
@@ -604,6 +616,7 @@ static int op_range(ck_state *s, uint32_t op, int cta, uint32_t off, uint32_t n,
     const uint8_t lane = (uint8_t)o->lane;
     const uint32_t site = o->site, ep = op + 1;
     const bool wg = o->wgmma;
+    const ck_rdrec rd = { .rep = ep, .rsite = site, .rag = CK_ASYNC, .rlane = lane, .rmask = 0xf };
     for (uint32_t g = off / 4, end = (off + n - 1) / 4; g <= end; g++) {
         ck_cell *c = &base[g];
         uint32_t at = g * 4 > off ? g * 4 : off;
@@ -630,7 +643,7 @@ static int op_range(ck_state *s, uint32_t op, int cta, uint32_t off, uint32_t n,
             c->rep = 0;
             c->init = 0xf;
         } else {
-            c->rag = CK_ASYNC, c->rlane = lane, c->rsite = site, c->rep = ep, c->rmask = 0xf;
+            memcpy((char *)c + offsetof(ck_cell, rep), &rd, sizeof rd);
         }
     }
     return rc;
