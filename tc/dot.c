@@ -737,9 +737,10 @@ static void prods_d(const double *a, const tc_dcols *t, const double *sc, int32_
 /* One row against every column, 8 columns a step: the exponent maximum of
  * each column's products (int16 lanes) and C's, the scale 2^(F - fr -
  * maxe) per column, then the truncated scaled products summed in int32
- * lanes (each |trunc| < 2^(F+2), at most 32 of them: no overflow), and C's
- * cut part and the rounding per column.  single, dtype, dkeep and rne are
- * constants in each instance. */
+ * lanes (each |trunc| < 2^(F+2); at most 16 of them at F = 25, 32 at
+ * F = 13: the sum stays below 2^31), and C's cut part and the rounding per
+ * column.  single, dtype, dkeep, rne and kk (K, or 0: t->k) are constants
+ * in each instance. */
 static inline __attribute__((always_inline)) void row_impl(const struct tc_dot_op *op, const uint32_t *a,
                                                            const tc_dcols *t, const uint32_t *cin,
                                                            uint32_t *out, const int single, const int dtype,
