@@ -772,6 +772,8 @@ static inline __attribute__((always_inline)) void row_impl(const struct tc_dot_o
         af[i] = (float)v;
         ad[i] = v;
     }
+    if (!fp8 && k > 16)
+        sp = true; /* beyond the int32 sums' bound (no such dense form exists): the general way */
     if (sp) { /* an infinity or NaN in the row: every output the general way */
         for (int c = 0; c < n; c++)
             out[c] = (uint32_t)tc_dot(op, a, t->raw + (size_t)c * t->stride, k, no_c ? 0 : cin[c]);

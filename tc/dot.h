@@ -80,7 +80,8 @@ uint64_t tc_dot_dv(const struct tc_dot_op *op, const tc_dvec *a, const tc_dvec *
  * row a[0..k) of A, out[c] = tc_dot(op, a, column c, k, cin[c]) for every
  * column, bit for bit (C and D right-aligned as tc_dot takes them; cin is
  * ignored when op->no_c; out may be cin).  Only for ops where tc_dot_fast
- * holds, k <= TC_COLS_K and n <= TC_COLS_N.  f16/e4m3/e5m2 products run in
+ * holds, k <= TC_COLS_K and n <= TC_COLS_N (a K beyond 16 for 16-bit or
+ * tf32 inputs takes tc_dot per output).  f16/e4m3/e5m2 products run in
  * single precision (exact: 22-bit significands, small exponents), bf16 and
  * tf32 in double; an infinity or NaN in the row, a column or C takes
  * tc_dot for the outputs it touches. */
