@@ -949,11 +949,12 @@ static inline __attribute__((always_inline)) void row_impl(const struct tc_dot_o
                 scal |= (unsigned)_mm_movemask_ps(_mm_castsi128_ps(bad)) << g;
                 __m128i ng = _mm_srai_epi32(v, 31);
                 __m128i av = _mm_sub_epi32(_mm_xor_si128(v, ng), ng);       /* |v| < 2^31 */
-                /* E: the top bit of |v| (the conversion may round up by one) */
-                __m128i E = _mm_sub_epi32(_mm_srli_epi32(_mm_castps_si128(_mm_cvtepi32_ps(av)), 23), b127);
-                __m128i e30 = _mm_set1_epi32(30), big = _mm_cmpgt_epi32(E, e30);
-                E = _mm_or_si128(_mm_and_si128(big, e30), _mm_andnot_si128(big, E));
-                E = _mm_add_epi32(E, _mm_cmpgt_epi32(_mm_cvttps_epi32(TC_POW2F(E)), av));
+                /* E: the top bit of |v|, from an exact conversion (at 2^24
+                 * and above, the low 8 bits cleared: at most 23 bits remain
+                 * below bit 30, so nothing rounds up) */
+                __m128i wide = _mm_cmpgt_epi32(av, _mm_set1_epi32(0xffffff));
+                __m128i av8 = _mm_andnot_si128(_mm_and_si128(wide, _mm_set1_epi32(0xff)), av);
+                __m128i E = _mm_sub_epi32(_mm_srli_epi32(_mm_castps_si128(_mm_cvtepi32_ps(av8)), 23), b127);
                 __m128i scale = TC_WIDEN(sc8);
                 __m128i top = _mm_add_epi32(E, scale), lo = _mm_set1_epi32(-126);
                 __m128i under = _mm_cmpgt_epi32(lo, top);
