@@ -160,15 +160,11 @@ static uint32_t core(int fn, uint32_t x)
         r = fn == C_SIN ? sin(f) : cos(f);
         break;
     }
-    /* TANH: x itself for |x| <= 2^-8; above, the input's low 4 mantissa
-     * bits are ignored (H100: the result is constant over each 16 inputs);
-     * +-1 from |x| = 8 on */
-    default:
-        if ((x & 0x7fffffffu) <= 0x3b800000u)
-            return x;
-        if ((x & 0x7fffffffu) >= 0x41000000u)   /* |x| >= 8: exactly +-1 (H100) */
-            return (x & 0x80000000u) | 0x3f800000u;
-        return f2u((float)tanh((double)u2f(x & ~0xfu)));
+    /* TANH: sfu/tanh.c */
+    default: {
+        extern uint32_t sfu_tanh_core(uint32_t x);
+        return sfu_tanh_core(x);
+    }
     }
     return out32((float)r, true);
 }
