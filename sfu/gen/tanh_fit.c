@@ -130,9 +130,19 @@ static fit3 solve(const pts *P, int64_t c1a, int64_t c1b, int64_t c2a, int64_t c
         else { a = m1; b = m2; }
     }
     fit3 r = {0, 0, 0, INT64_MAX};
+    /* the least spread over integer c1 need not be convex in c2: look
+     * around the ternary search's end, widely if it found no fit */
     for (int64_t c2 = a - 3; c2 <= b + 3; c2++) {
         int64_t c1 = 0;
         best_c1(P, step, c2, c1a, c1b, &c1);
+        for (int64_t d = -3; d <= 3; d++) {
+            int64_t c0, g = spread(P, 1, c1 + d, c2, &c0);
+            if (g < r.g) { r.g = g; r.c0 = c0; r.c1 = c1 + d; r.c2 = c2; }
+        }
+    }
+    for (int64_t c2 = r.c2 - 256, mid = r.c2; r.g > 0 && c2 <= mid + 256; c2++) {
+        int64_t c1 = 0;
+        best_c1(P, 1, c2, c1a, c1b, &c1);
         for (int64_t d = -3; d <= 3; d++) {
             int64_t c0, g = spread(P, 1, c1 + d, c2, &c0);
             if (g < r.g) { r.g = g; r.c0 = c0; r.c1 = c1 + d; r.c2 = c2; }
@@ -144,13 +154,14 @@ static fit3 solve(const pts *P, int64_t c1a, int64_t c1b, int64_t c2a, int64_t c
 static float u2f(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
 
 /* one segment: the points of binade B whose read bits k have k >> JB == s */
-static int fit_segment(const binade *B, int e, int R, int P, uint32_t s, const int64_t *tq, fit3 *out, int64_t *buf)
+static int fit_segment(const binade *B, int e, int R, int P, uint32_t s, uint32_t stride, const int64_t *tq, fit3 *out,
+                       int64_t *buf)
 {
     int64_t *lo = buf, *hi = buf + (1 << JB), *jj = buf + (2 << JB), *qq = buf + (3 << JB);
     double *yv = (double *)(buf + (4 << JB));
     int n = 0;
     uint32_t first = (s << JB) << (23 - R), last = ((s + 1) << JB) << (23 - R);
-    for (uint32_t m = first; m < last; m += 1u << B->g) {
+    for (uint32_t m = first; m < last; m += stride << B->g) {
         uint32_t y = B->y[m >> B->g], k = m >> (23 - R);
         int ey = (int)((y >> 23) & 255) - 127, sh = P + ey - 23;
         int64_t Y = (y & 0x7fffff) | 0x800000;
@@ -203,23 +214,34 @@ int main(int argc, char **argv)
             R[b] = P[b] = 0;   /* TANH_PARTIAL: binades without data left out (tests only) */
             continue;
         }
-        /* x >= 1/2: x read in fixed point with 20 fraction bits; below, 19 mantissa bits */
-        R[b] = e >= 0 ? 20 + e : 19;
-        P[b] = 37;
-        if (B.g > 23 - R[b] && e < 2) fprintf(stderr, "binade %d: output constant over 2^%d inputs\n", e, B.g);
-        if (B.g < 23 - R[b]) { fprintf(stderr, "binade %d: reads more than %d bits (G=%d)\n", e, R[b], B.g); return 1; }
-        for (uint32_t s = 0; s < (1u << (R[b] - JB)); s++) {
-            fit3 f;
-            int r = fit_segment(&B, e, R[b], P[b], s, tq, &f, buf);
-            if (r < 0) return 1;
-            if (r) { fprintf(stderr, "binade %d segment %u: no fit (spread %lld)\n", e, s, (long long)f.g); bad++; }
-            else if (only >= 0) fprintf(stderr, "binade %d segment %u: c0 %lld c1 %lld c2 %lld slack %lld\n", e, s,
-                                       (long long)f.c0, (long long)f.c1, (long long)f.c2, (long long)-f.g);
-            tab[nseg][0] = f.c0;
-            tab[nseg][1] = f.c1;
-            tab[nseg][2] = f.c2;
-            nseg++;
+        /* the unit reads R = 23 - G mantissa bits: the output is constant
+         * over the 2^G inputs that share them (and varies within 2^(G+1)) */
+        R[b] = 23 - B.g;
+        if (R[b] < JB || R[b] - JB > 8) { fprintf(stderr, "binade %d: %d bits read: not this datapath\n", e, R[b]); return 1; }
+        /* P: the least that fits every segment, tried on every 8th input first */
+        P[b] = 0;
+        for (int p = 36; p <= 46 && !P[b]; p++) {
+            int ok = 1;
+            for (uint32_t stride = 8; stride && ok; stride >>= 3)
+                for (uint32_t s = 0; s < (1u << (R[b] - JB)) && ok; s++) {
+                    fit3 f;
+                    int r = fit_segment(&B, e, R[b], p, s, stride, tq, &f, buf);
+                    if (r < 0) return 1;
+                    ok = !r;
+                    if (ok && stride == 1) {
+                        tab[nseg + s][0] = f.c0;
+                        tab[nseg + s][1] = f.c1;
+                        tab[nseg + s][2] = f.c2;
+                    }
+                    if (only >= 0)
+                        fprintf(stderr, "binade %d R %d P %d segment %u (every %u): %s c0 %lld c1 %lld c2 %lld slack %lld\n", e, R[b],
+                                p, s, stride, ok ? "fits" : "no fit", (long long)f.c0, (long long)f.c1, (long long)f.c2,
+                                (long long)-f.g);
+                }
+            if (ok) P[b] = p;
         }
+        if (!P[b]) { fprintf(stderr, "binade %d: no fit for any P\n", e); bad++; }
+        nseg += 1 << (R[b] - JB);
         free(B.y);
     }
     first[NB] = nseg;
