@@ -11,11 +11,14 @@
  * differences of the output's bits, byte plane by byte plane).
  *
  * The datapath (sfu/tanh.c says it in full): in binade e the unit reads R
- * mantissa bits of x; all but the low 17 select a segment, the low 17 are
- * j; V = C0 + C1 j + C2 T(j), T(j) the square of j with the partial
- * products of weight below 2^19 dropped (a truncated squarer), and the
- * result is V 2^-P cut to 24 significant bits.  For every segment this
- * program finds integers C0, C1, C2 that give every measured output: the
+ * mantissa bits of x (R = 23 - G: the probe's G); all but the low 17
+ * select a segment, the low 17 are j; V = C0 + C1 j + C2 T(j), T(j) the
+ * square of j with the partial products of weight below 2^19 dropped (a
+ * truncated squarer), and the result is V 2^-P cut to 24 significant bits;
+ * P, per binade, is the least (from 36) for which every segment of the
+ * binade has a solution (a solution at P gives one at P + 1).  For every
+ * segment this program finds integers C0, C1, C2 that give every measured
+ * output: the
  * outputs bound V to an interval per input, so C0 must lie in
  * [max(lo - C1 j - C2 T), min(hi - C1 j - C2 T)]; that spread is convex in
  * (C1, C2), which a nested ternary search from the least-squares fit
@@ -199,7 +202,7 @@ int main(int argc, char **argv)
 {
     if (argc < 2) { fprintf(stderr, "usage: tanh_fit DIR > sfu/tanh_tab.c\n"); return 2; }
     /* diagnostics: tanh_fit DIR B fits binade B alone and prints its segments */
-    int only = argc > 2 ? atoi(argv[2]) : -1, partial = getenv("TANH_PARTIAL") != NULL;
+    int only = argc > 2 ? atoi(argv[2]) : -1;
     int64_t *tq = malloc(8 << JB), *buf = malloc(8ull * (5 << JB));
     for (uint32_t j = 0; j < (1u << JB); j++) tq[j] = tsq(j);
     int R[NB], P[NB], first[NB + 1], nseg = 0, bad = 0;
@@ -209,11 +212,7 @@ int main(int argc, char **argv)
         first[b] = nseg;
         binade B;
         if (only >= 0 && b != only) { R[b] = P[b] = 0; continue; }
-        if (load(argv[1], b, &B)) {
-            if (!partial) return 1;
-            R[b] = P[b] = 0;   /* TANH_PARTIAL: binades without data left out (tests only) */
-            continue;
-        }
+        if (load(argv[1], b, &B)) return 1;
         /* the unit reads R = 23 - G mantissa bits: the output is constant
          * over the 2^G inputs that share them (and varies within 2^(G+1)) */
         R[b] = 23 - B.g;
