@@ -148,17 +148,11 @@ static uint32_t core(int fn, uint32_t x)
             return core_lg2(x);
         r = log2(a);
         break;
-    /* the argument is already in revolutions (the FMUL.RZ by 1/(2 pi) before) */
+    /* the argument is already in revolutions (the FMUL.RZ by 1/(2 pi)
+     * before); sincos.c has the unit's algorithm, bit for bit */
     case C_SIN: case C_COS: {
-        if (isinf(a))
-            return QNAN32;
-        double q = fixed25(a), f = copysign(q - trunc(q), q) * 6.283185307179586476925;   /* fmod(q, 1), exactly */
-        /* below 2^-15 revolutions SIN is its first table row's slope alone:
-         * 25737 units of 2^-37 per 2^-25 revolution (H100, every such input) */
-        if (fn == C_SIN && fabs(q) < 0x1p-15)
-            return f2u((float)(q * 0x1p25 * 25737.0 * 0x1p-37));
-        r = fn == C_SIN ? sin(f) : cos(f);
-        break;
+        extern uint32_t sfu_sincos_core(uint32_t x, bool cos);
+        return sfu_sincos_core(x, fn == C_COS);
     }
     /* TANH: x itself for |x| <= 2^-8; above, the input's low 4 mantissa
      * bits are ignored (H100: the result is constant over each 16 inputs);
