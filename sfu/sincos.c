@@ -30,17 +30,15 @@
 uint32_t sfu_sincos_core(uint32_t x, bool cos);
 extern const int64_t sfu_sincos_tab[64][3];
 
-/* j^2 with the partial products of weight below 2^19 dropped, over 2^19 */
+/* j^2 with the partial products of weight below 2^19 dropped, over 2^19.
+ * With j = H 2^9 + L (L: bits 0-8): every product of two bits of H is kept
+ * but bit 9's square (2^18); no product of two bits of L is; bit a of L
+ * times bit b of H (weight 2^(a+b+1)) is kept for b >= 18 - a. */
 static inline uint64_t sincos_square(uint64_t j)
 {
-    uint64_t s = 0;
-    for (int a = 2; a < 17; a++)
-        if (j >> a & 1) {
-            int m = a >= 9 ? a + 1 : 18 - a;   /* the lowest partner b > a with a + b + 1 >= 19 */
-            s += ((j >> m) << m) << (a + 1);
-            if (a >= 10)
-                s += (uint64_t)1 << (2 * a);
-        }
+    uint64_t h = j >> 9, s = (h * h - (h & 1)) << 18;
+    for (int a = 2; a <= 8; a++)
+        s += (uint64_t)-(j >> a & 1) & (((j >> (18 - a)) << (18 - a)) << (a + 1));
     return s >> 19;
 }
 
