@@ -14,7 +14,8 @@
  *      negate, and SIN negates again for r < 0.
  *   3. G(f) ~ sin(2 pi f 2^-25) is a quadratic interpolation on 64
  *      segments: i = f >> 17, j = the 17 bits below,
- *          V = C0[i] + C1[i] j + C2[i] S(j)            in units of 2^-37,
+ *          V = C0[i] 2^12 + C1[i] j + C2[i] S(j)       in units of 2^-37
+ *      (C0 has 25 fraction bits, 25 bits in all; C1 15 bits; C2 -1265..-14),
  *      where S(j) is j^2 from a truncated squarer: of its folded partial
  *      products (j_a 2^(2a), and j_a j_b 2^(a+b+1) for a < b) those of
  *      weight below 2^19 are dropped, and the sum is divided by 2^19.
@@ -28,7 +29,7 @@
 #include <stdint.h>
 
 uint32_t sfu_sincos_core(uint32_t x, bool cos);
-extern const int64_t sfu_sincos_tab[64][3];
+extern const int32_t sfu_sincos_tab[64][3];
 
 /* j^2 with the partial products of weight below 2^19 dropped, over 2^19.
  * With j = H 2^9 + L (L: bits 0-8): every product of two bits of H is kept
@@ -59,9 +60,9 @@ uint32_t sfu_sincos_core(uint32_t x, bool cos)
     uint32_t f = k & 0x7fffffu;
     if (q & 1)
         f ^= 0x7fffffu;
-    const int64_t *row = sfu_sincos_tab[f >> 17];
+    const int32_t *row = sfu_sincos_tab[f >> 17];
     uint64_t j = f & 0x1ffffu;
-    uint64_t v = (uint64_t)(row[0] + row[1] * (int64_t)j + row[2] * (int64_t)sincos_square(j));
+    uint64_t v = (uint64_t)((int64_t)row[0] * 4096 + row[1] * (int64_t)j + row[2] * (int64_t)sincos_square(j));
     uint32_t r = 0;
     if (v) {
         int n = 63 - __builtin_clzll(v);   /* V < 2^n+1: the result is in [2^(n-37), 2^(n-36)) */
