@@ -33,8 +33,9 @@ static inline uint32_t out32(float r, bool ftz)
  * is 0x7fffffff.  The H100's interpolation tables are not reconstructed bit
  * for bit yet.  RCP, RSQ, SQRT, EX2 and LG2 are the exact value plus a
  * measured correction (tables.c: a line per 1/1024 of the input range,
- * fitted to the GPU's outputs), rounded once; SIN, COS and TANH are the
- * exact value (of the argument as the unit reads it) rounded once.  README, "Known differences from the H100", has the rates. */
+ * fitted to the GPU's outputs), rounded once; TANH is the exact value (of
+ * the argument as the unit reads it) rounded once.  SIN and COS are the
+ * unit's algorithm, bit for bit (sincos.c).  README, "Known differences from the H100", has the rates. */
 
 enum { C_RCP, C_RSQ, C_SQRT, C_EX2, C_LG2, C_SIN, C_COS, C_TANH };
 
@@ -43,7 +44,6 @@ enum { C_RCP, C_RSQ, C_SQRT, C_EX2, C_LG2, C_SIN, C_COS, C_TANH };
  * (H100: ex2 of x and of x + 2^-24 agree for every x in [0.5, 1); ex2 of
  * |x| < 2^-23 is exactly 1; sin of revolutions below 2^-25 is 0) */
 static inline double fixed23(double a) { return fabs(a) >= 0x1p52 ? a : trunc(a * 0x1p23) * 0x1p-23; }
-static inline double fixed25(double a) { return fabs(a) >= 0x1p52 ? a : trunc(a * 0x1p25) * 0x1p-25; }
 
 /* exact value e plus the correction of row (d >> jb) in units of ulp,
  * rounded once to f32; sc = 2^-jb */
