@@ -88,16 +88,11 @@ static uint32_t core_rsq_sqrt(uint32_t x, bool rsq)
     return scale_ftz(r, rsq ? -k : k);
 }
 
+/* MUFU.EX2: the H100's interpolator, bit for bit (sfu/ex2.c) */
 static uint32_t core_ex2(uint32_t x)
 {
-    double a = fixed23(u2f(x));
-    if (!(fabs(a) < 256.0))
-        return out32((float)exp2(a), true);   /* Inf, 0, and beyond the range */
-    double n = floor(a), f = a - n;
-    uint32_t d = (uint32_t)(f * 0x1p23);
-    float r = !d ? 1.0f   /* integers are exact */
-              : corrected(exp2(f), 0x1p-23, a < 0 ? sfu_tab_ex2_neg : sfu_tab_ex2_pos, d, 13, 0x1p-13);
-    return scale_ftz(r, (int)n);
+    extern uint32_t sfu_ex2_core(uint32_t x);
+    return sfu_ex2_core(x);
 }
 
 /* x > 0 normal: log2 x plus the correction (in units of 2^-24) measured
