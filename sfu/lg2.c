@@ -32,16 +32,13 @@ extern const int32_t sfu_lg2_tab[64][3];
 
 /* jj^2 >> 19 from the partial products of weight >= 2^19: bit k of jj
  * contributes 2^2k (kept for k >= 10) and 2^(k+1) times each lower bit i
- * with i + k + 1 >= 19 */
-static inline int64_t trunc_square(uint32_t jj)
+ * with i + k + 1 >= 19; every kept product is a multiple of 2^19, so each
+ * is shifted down on its own: 2^(2k-19) + (jj mod 2^k) >> (18 - k) */
+static inline uint32_t trunc_square(uint32_t jj)
 {
-    int64_t s = 0;
-    for (int k = 10; k < 17; k++) {
-        int64_t on = -(int64_t)((jj >> k) & 1);
-        uint32_t low = jj & ((1u << k) - 1) & ~((1u << (18 - k)) - 1);
-        s += on & (((int64_t)1 << (2 * k)) + ((int64_t)low << (k + 1)));
-    }
-    return s >> 19;
+#define SQ_BIT(k) (-((jj >> (k)) & 1) & ((1u << (2 * (k) - 19)) + ((jj & ((1u << (k)) - 1)) >> (18 - (k)))))
+    return SQ_BIT(10) + SQ_BIT(11) + SQ_BIT(12) + SQ_BIT(13) + SQ_BIT(14) + SQ_BIT(15) + SQ_BIT(16);
+#undef SQ_BIT
 }
 
 /* x: a positive normal f32 */
