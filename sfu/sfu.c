@@ -97,22 +97,11 @@ static uint32_t core_ex2(uint32_t x)
     return sfu_ex2_core(x);
 }
 
-/* x > 0 normal: log2 x plus the correction (in units of 2^-24) measured
- * over [1, 2) for x >= 1 and over [0.5, 1) for x < 1 */
+/* x > 0 normal: the H100's interpolator, bit for bit (lg2.c) */
 static uint32_t core_lg2(uint32_t x)
 {
-    uint32_t d = (x & 0x7fffffu) | (x >= 0x3f800000u ? 0x800000u : 0);
-    if (x == 0x3f800000u)
-        return 0;
-    const float *row = sfu_tab_lg2[d >> 14];
-    double t = (double)(d & 0x3fff) * 0x1p-14 - 0.5;
-    double v = log2((double)u2f(x)) + (row[0] + row[1] * t) * 0x1p-24;
-    uint32_t r = f2u((float)v);
-    /* the H100 rounds toward zero (a fixed-point sum of exponent and
-     * logarithm, truncated to the f32 result; fit.c fits the table so) */
-    if (fabs((double)u2f(r)) > fabs(v))
-        r--;
-    return flush32(r);
+    extern uint32_t sfu_lg2_core(uint32_t x);
+    return sfu_lg2_core(x);
 }
 
 static uint32_t core(int fn, uint32_t x)
