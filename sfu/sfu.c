@@ -33,9 +33,8 @@ static inline uint32_t out32(float r, bool ftz)
  * is 0x7fffffff.  The H100's interpolation tables are not reconstructed bit
  * for bit yet.  RCP, RSQ, SQRT, EX2 and LG2 are the exact value plus a
  * measured correction (tables.c: a line per 1/1024 of the input range,
- * fitted to the GPU's outputs), rounded once; TANH is the exact value (of
- * the argument as the unit reads it) rounded once.  SIN and COS are the
- * unit's algorithm, bit for bit (sincos.c).  README, "Known differences from the H100", has the rates. */
+ * fitted to the GPU's outputs), rounded once.  SIN and COS are the
+ * unit's algorithm, bit for bit (sincos.c), and so is TANH (tanh.c).  README, "Known differences from the H100", has the rates. */
 
 enum { C_RCP, C_RSQ, C_SQRT, C_EX2, C_LG2, C_SIN, C_COS, C_TANH };
 
