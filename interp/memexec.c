@@ -663,6 +663,8 @@ static int exec_cbar(interp_ctx *c, ip_warp *w, const ir_instr *in, uint32_t gro
     if (arrive) {
         /* .relaxed too: CUTLASS orders its mbarrier inits with
          * fence.mbarrier_init.release.cluster + a relaxed arrive */
+        if (c->ck && exec && !ir_has(in, IR_M_RELAXED))
+            ip_ck_mbar_init_fence(c, w);   /* a release arrive publishes the warp's mbarrier inits */
         if (c->ck && exec)
             ip_ck_cbar_arrive(c, w);
         FOR_LANES(exec, l) {
@@ -1119,8 +1121,15 @@ int ip_exec_sync(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, uin
             }
         if (exec && c->plan->wg_any && ir_has(in, IR_M_PROXY) && ir_has(in, IR_M_ASYNC))
             ip_wgmma_proxy_fence(c, w);
+        if (c->ck && exec && (ir_has(in, IR_M_MBARRIER_INIT) ||
+                              (ir_has(in, IR_M_CLUSTER) && (ir_has(in, IR_M_ACQ_REL) || ir_has(in, IR_M_SC)))))
+            ip_ck_mbar_init_fence(c, w);
         return 0;
-    case IR_OP_BAR_WARP_SYNC: case IR_OP_MEMBAR: case IR_OP_GRIDDEPCONTROL:
+    case IR_OP_BAR_WARP_SYNC:
+        if (exec)
+            ip_ck_warp_sync(c, w);   /* __syncwarp orders the lanes' memory accesses */
+        return 0;
+    case IR_OP_MEMBAR: case IR_OP_GRIDDEPCONTROL:
     case IR_OP_NANOSLEEP: case IR_OP_PMEVENT: case IR_OP_SETMAXNREG:
         return 0;
     case IR_OP_VOTE: case IR_OP_MATCH: case IR_OP_REDUX: case IR_OP_SHFL: case IR_OP_ACTIVEMASK:
