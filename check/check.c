@@ -565,16 +565,19 @@ int ck_access(ck_state *s, uint32_t agent, uint32_t lane, uint32_t site, int cta
     const uint8_t first = (uint8_t)(0xfu << (off & 3) & 0xf), last = (uint8_t)(0xfu >> (3 - ((off + n - 1) & 3)));
     for (uint32_t g = g0; g <= end; g++, c++) {
         uint8_t mask = (g == g0 ? first : 0xf) & (g == end ? last : 0xf);
-        /* the last write in this warp-sync interval was by this agent */
-        const bool wmine = c->wep && c->wag == agent && c->wws == ws;
-        if (rc == CK_OK && (c->wmask & mask) && c->wag != agent && (!sync || c->wag == CK_ASYNC) &&
-            !(same && c->wag != CK_ASYNC) && !hbr(s, r, agent, c->wag, c->wep))
-            rc = conflict(out, c->wag == CK_ASYNC ? CK_COPY_UNWAITED : write ? CK_RACE_WW : CK_RACE_RW,
-                          g * 4 + (uint32_t)__builtin_ctz(c->wmask & mask), c->wag, c->wlane, c->wsite, c->wep);
-        if (rc == CK_OK && wmine && (c->wmask & mask) && c->wlane != lane && !sync && !same &&
-            !(c->lflags & CK_WAMBIG))
-            rc = conflict(out, write ? CK_LANE_WW : CK_LANE_RW, g * 4 + (uint32_t)__builtin_ctz(c->wmask & mask),
-                          agent, c->wlane, c->wsite, c->wep);
+        if (rc == CK_OK && (c->wmask & mask)) {
+            if (c->wag != agent) {
+                if ((!sync || c->wag == CK_ASYNC) && !(same && c->wag != CK_ASYNC) &&
+                    !hbr(s, r, agent, c->wag, c->wep))
+                    rc = conflict(out, c->wag == CK_ASYNC ? CK_COPY_UNWAITED : write ? CK_RACE_WW : CK_RACE_RW,
+                                  g * 4 + (uint32_t)__builtin_ctz(c->wmask & mask), c->wag, c->wlane, c->wsite,
+                                  c->wep);
+            } else if (c->wws == ws && c->wlane != lane && !sync && !same && !(c->lflags & CK_WAMBIG)) {
+                /* another lane of this warp wrote it in this warp-sync interval */
+                rc = conflict(out, write ? CK_LANE_WW : CK_LANE_RW, g * 4 + (uint32_t)__builtin_ctz(c->wmask & mask),
+                              agent, c->wlane, c->wsite, c->wep);
+            }
+        }
         if (write) {
             if (rc == CK_OK && (c->rmask & mask) && c->rag != agent && (!sync || c->rag == CK_ASYNC) &&
                 !hbr(s, r, agent, c->rag, c->rep))
@@ -587,7 +590,7 @@ int ck_access(ck_state *s, uint32_t agent, uint32_t lane, uint32_t site, int cta
             c->init |= mask;
             if (sync)
                 continue;
-            if (wmine) {
+            if (c->wep && c->wag == agent && c->wws == ws) {
                 if (c->wlane != lane && (c->wmask & ~mask & 0xf))
                     c->lflags |= CK_WAMBIG;  /* two lanes' bytes in one granule */
             } else {
