@@ -7,7 +7,8 @@
 // fenced after init, a cluster left with an arrive and no wait, a remote
 // arrive without mapa, tensor maps patched in global memory or copied to the
 // stack, persistent TMA-store epilogues that wait too little, a bulk
-// reduction's source reused, and races between the lanes of one warp.
+// reduction's source reused, a multicast into a CTA that returned early,
+// and races between the lanes of one warp.
 //
 //   nvcc -arch=sm_90a -O3 -lineinfo -ptx zoo3.cu -o zoo3.ptx
 //
@@ -218,7 +219,7 @@ template <bool BUG> __device__ __forceinline__ void k_overarrive_lanes(const Ten
 }
 ZOO(overarrive_lanes)
 
-// ---- 4-6: clusters -------------------------------------------------------------------------------
+// ---- 4-7: clusters -------------------------------------------------------------------------------
 
 // 4. Rank 0 multicasts into both CTAs; every CTA initialises its barrier
 //    and the cluster synchronises, but without fence.mbarrier_init the
@@ -286,9 +287,35 @@ template <bool BUG> __device__ __forceinline__ void k_cl_arrive_no_mapa(const Te
 }
 ZOO(cl_arrive_no_mapa)
 
-// ---- 7-8: tensor maps ------------------------------------------------------------------------------
+// 7. A tile scheduler gives the cluster one output tile: rank 1 has none
+//    and returns at once, but rank 0 still multicasts the shared tile into
+//    both CTAs (mask 0b11) - into a CTA that has left.
+template <bool BUG> __device__ __forceinline__ void k_cl_mc_into_exited(const TensorMap *tm, const TensorMap *tmo, float *dst, const float *out)
+{
+    __shared__ alignas(128) float tile[TILE];
+    __shared__ alignas(8) unsigned long long full;
+    unsigned rank = cta_rank();
+    const unsigned ntiles = 1;
+    if (threadIdx.x == 0) {
+        mbar_init(saddr(&full), 1);
+        fence_init();
+    }
+    cluster_sync();
+    if (rank >= ntiles)
+        return;                                   // no tile for this CTA
+    if (threadIdx.x == 0) {
+        arrive_expect_tx(saddr(&full), TILE_BYTES);
+        tma_load_mc(saddr(tile), tm, 0, 8, saddr(&full), BUG ? 3 : 1); // BUG cl_mc_into_exited cta-exited|cta-exit-peer-use
+    }
+    wait_parity(saddr(&full), 0);
+    if (threadIdx.x < TILE)
+        dst[threadIdx.x] = tile[threadIdx.x];
+}
+ZOO(cl_mc_into_exited)
 
-// 7. A device-side descriptor patched in place in global memory: warp 0
+// ---- 8-9: tensor maps ------------------------------------------------------------------------------
+
+// 8. A device-side descriptor patched in place in global memory: warp 0
 //    copies the map into a global slot, lane 0 changes its box with
 //    tensormap.replace on the global copy and loads through it without the
 //    fence.proxy.tensormap::generic.acquire that orders the generic-proxy
@@ -320,7 +347,7 @@ template <bool BUG> __device__ __forceinline__ void k_tmap_replace_global(const 
 }
 ZOO(tmap_replace_global)
 
-// 8. The kernel copies its __grid_constant__ map into a local variable
+// 9. The kernel copies its __grid_constant__ map into a local variable
 //    (`auto map = params.map;`) and hands the TMA the local copy's
 //    address: the map is read from the thread's stack (local memory),
 //    which the TMA unit cannot read (the GPU faults).
@@ -345,9 +372,9 @@ template <bool BUG> __device__ __forceinline__ void k_tmap_local_copy(const Tens
 }
 ZOO(tmap_local_copy)
 
-// ---- 9-11: store epilogues ---------------------------------------------------------------------------
+// ---- 10-12: store epilogues ---------------------------------------------------------------------------
 
-// 9. A persistent kernel's epilogue double-buffers its staging tile and
+// 10. A persistent kernel's epilogue double-buffers its staging tile and
 //    waits with wait_group.read 2 (the number of buffers) where 1 is
 //    needed: the store issued two tiles ago may still be reading the
 //    buffer the next tile writes.
@@ -378,7 +405,7 @@ template <bool BUG> __device__ __forceinline__ void k_persist_wait_too_few(const
 }
 ZOO(persist_wait_too_few)
 
-// 10. The store's wait is placed before its commit: wait_group.read 0
+// 11. The store's wait is placed before its commit: wait_group.read 0
 //     covers committed groups only, so the store just issued is not waited
 //     for, and the tile is overwritten for the next store while it is read.
 template <bool BUG> __device__ __forceinline__ void k_wait_before_commit(const TensorMap *tm, const TensorMap *tmo, float *dst, const float *out)
@@ -409,7 +436,7 @@ template <bool BUG> __device__ __forceinline__ void k_wait_before_commit(const T
 }
 ZOO(wait_before_commit)
 
-// 11. A split-K partial tile is added into global memory with a bulk
+// 12. A split-K partial tile is added into global memory with a bulk
 //     reduction (cp.reduce.async.bulk .add.f32); the next K slice's
 //     partials overwrite the source before the reduction has read it.
 template <bool BUG> __device__ __forceinline__ void k_reduce_src_reuse(const TensorMap *tm, const TensorMap *tmo, float *dst, const float *out)
@@ -437,9 +464,9 @@ template <bool BUG> __device__ __forceinline__ void k_reduce_src_reuse(const Ten
 }
 ZOO(reduce_src_reuse)
 
-// ---- 12-14: races between the lanes of one warp ----------------------------------------------------
+// ---- 13-15: races between the lanes of one warp ----------------------------------------------------
 
-// 12. A warp-synchronous tree reduction through shared memory written for
+// 13. A warp-synchronous tree reduction through shared memory written for
 //     pre-Volta lockstep: no __syncwarp between the steps, so a lane reads
 //     its partner's partial sum with nothing ordering it after the write.
 template <bool BUG> __device__ __forceinline__ void k_warp_reduce_no_syncwarp(const TensorMap *tm, const TensorMap *tmo, float *dst, const float *out)
@@ -461,7 +488,7 @@ template <bool BUG> __device__ __forceinline__ void k_warp_reduce_no_syncwarp(co
 }
 ZOO(warp_reduce_no_syncwarp)
 
-// 13. Lane 0 publishes a per-tile value in a per-warp shared slot that the
+// 14. Lane 0 publishes a per-tile value in a per-warp shared slot that the
 //     other lanes read; the next tile overwrites the slot with no
 //     __syncwarp after the reads (write-after-read inside the warp).
 template <bool BUG> __device__ __forceinline__ void k_warp_slot_war(const TensorMap *tm, const TensorMap *tmo, float *dst, const float *out)
@@ -480,7 +507,7 @@ template <bool BUG> __device__ __forceinline__ void k_warp_slot_war(const Tensor
 }
 ZOO(warp_slot_war)
 
-// 14. A bucket table in shared memory: lanes whose keys collide store
+// 15. A bucket table in shared memory: lanes whose keys collide store
 //     their lane index into one slot with one st.shared (which lane wins
 //     is unspecified); the twin keeps the largest with atomicMax.
 template <bool BUG> __device__ __forceinline__ void k_warp_same_store(const TensorMap *tm, const TensorMap *tmo, float *dst, const float *out)
