@@ -134,7 +134,10 @@ static void op_need(interp_ctx *c, uint32_t agent, uint32_t i, char *buf, size_t
         interp_where(c, site_func(m->hist[k % 4].site), site_pc(m->hist[k % 4].site), where, sizeof where);
         snprintf(buf, n, "its bytes count into completion #%u of the mbarrier at shared 0x%x of CTA rank %d, and "
                  "this thread has observed %u: completion #%u came first, its expect_tx announcing %u bytes (fewer "
-                 "than the copies bring, so the phase completed in the middle of them?)\n  expect_tx: %s",
+                 "than the copies bring, so the phase completed in the middle of them?)\n  expect_tx: %s\n  (the "
+                 "GPU (H100, H200) credits a copy's bytes to its mbarrier in batches of multiples of 32 bytes whose sizes vary "
+                 "with timing: such a phase completes only if its count happens to reach exactly zero between two "
+                 "batches, as here; otherwise the count goes negative and the kernel hangs)",
                  o->val, o->mbar_off, o->mbar_cta, seen, k, m->hist[k % 4].bytes, where);
     } else if (o->is_load)
         snprintf(buf, n, "it completes on the mbarrier at shared 0x%x of CTA rank %d, in that barrier's "
