@@ -47,6 +47,7 @@ struct ck_state {
     uint32_t *seen;            /* nag rows of `width`: direct observations (ck_seen) */
     uint32_t *seen_lanes;      /* and the lanes that made them */
     uint32_t *seen_site;       /* and the wait instruction */
+    uint32_t *obs_ws, *obs_lanes, *obs_base, *obs_site; /* nag rows of `width`: ck_lane_observe */
     ck_cell *shadow;
     uint16_t *mbar_ix;
     ck_mbar *mbars;
@@ -97,6 +98,10 @@ ck_state *ck_new(int ncta, int nwarps, uint32_t smem)
     s->seen = calloc((size_t)s->nag * w, 4);
     s->seen_lanes = calloc((size_t)s->nag * w, 4);
     s->seen_site = calloc((size_t)s->nag * w, 4);
+    s->obs_ws = calloc((size_t)s->nag * w, 4);
+    s->obs_lanes = calloc((size_t)s->nag * w, 4);
+    s->obs_base = calloc((size_t)s->nag * w, 4);
+    s->obs_site = calloc((size_t)s->nag * w, 4);
     s->shadow = calloc((size_t)ncta * s->ngran, sizeof *s->shadow);
     s->mbar_ix = calloc((size_t)ncta * (smem / 8 + 1), 2);
     s->bars = calloc((size_t)ncta * 16 * w, 4);
@@ -113,7 +118,7 @@ ck_state *ck_new(int ncta, int nwarps, uint32_t smem)
     s->bulk_op = calloc((size_t)s->nag * 32, 4);
     s->nwg = (uint32_t)ncta * (uint32_t)((nwarps + 3) / 4);
     s->wg_comp = calloc(s->nwg + 1, 2);
-    if (!s->clocks || !s->wsync || !s->seen || !s->seen_lanes || !s->seen_site || !s->shadow || !s->mbar_ix || !s->bars || !s->cbar || !s->memsync || !s->remote ||
+    if (!s->clocks || !s->wsync || !s->seen || !s->seen_lanes || !s->seen_site || !s->obs_ws || !s->obs_lanes || !s->obs_base || !s->obs_site || !s->shadow || !s->mbar_ix || !s->bars || !s->cbar || !s->memsync || !s->remote ||
         !s->remote_site || !s->remote_lane || !s->bulk_wcomp || !s->fenced || !s->fence_snap || !s->bulk_comp || !s->bulk_need || !s->bulk_op || !s->wg_comp) {
         ck_free(s);
         return NULL;
@@ -134,6 +139,10 @@ void ck_free(ck_state *s)
     free(s->seen);
     free(s->seen_lanes);
     free(s->seen_site);
+    free(s->obs_ws);
+    free(s->obs_lanes);
+    free(s->obs_base);
+    free(s->obs_site);
     free(s->shadow);
     free(s->mbar_ix);
     free(s->mbars);
@@ -167,6 +176,7 @@ void ck_reset(ck_state *s)
         memset(s->seen + (size_t)a * w, 0, u * 4);
         memset(s->seen_lanes + (size_t)a * w, 0, u * 4);
         memset(s->seen_site + (size_t)a * w, 0, u * 4);
+        memset(s->obs_ws + (size_t)a * w, 0, u * 4);
     }
     for (uint32_t a = 0; a < s->nag; a++) {
         row(s, a)[a] = 1;        /* epochs start at 1: 0 marks "no access" */
@@ -237,6 +247,45 @@ void ck_release(ck_state *s, uint32_t agent, uint32_t *sync)
 }
 
 void ck_warp_sync(ck_state *s, uint32_t agent) { s->wsync[agent]++; }
+
+void ck_lane_observe(ck_state *s, uint32_t agent, uint32_t lane, uint32_t comp, uint32_t v, uint32_t site)
+{
+    if (!comp)
+        return;
+    size_t i = (size_t)agent * s->width + comp;
+    uint32_t *r = row(s, agent);
+    if (s->obs_ws[i] != s->wsync[agent]) {
+        /* the first lane of a new interval: what every lane had before it */
+        s->obs_ws[i] = s->wsync[agent];
+        s->obs_base[i] = r[comp];
+        s->obs_lanes[i] = 0;
+    }
+    s->obs_lanes[i] |= 1u << lane;
+    s->obs_site[i] = site;
+    if (r[comp] < v)
+        r[comp] = v;
+}
+
+uint32_t ck_lane_obs_site(ck_state *s, uint32_t agent, uint32_t comp)
+{
+    return s->obs_site[(size_t)agent * s->width + comp];
+}
+
+/* An async write (op) ordered before agent at warp level: is it ordered
+ * before this lane?  Not if the ordering came from other lanes' wait in
+ * the current warp-sync interval (ck_lane_observe). */
+static bool lane_unwaited(ck_state *s, uint32_t agent, uint32_t lane, uint32_t op, uint32_t *waiter)
+{
+    const ck_op *o = &s->ops[op];
+    if (!o->comp || o->wgmma || !o->is_load)
+        return false;
+    size_t i = (size_t)agent * s->width + o->comp;
+    if (!s->obs_ws[i] || s->obs_ws[i] + 1 != s->wsync[agent] || (s->obs_lanes[i] >> lane & 1) ||
+        o->val <= s->obs_base[i])
+        return false;
+    *waiter = (uint32_t)__builtin_ctz(s->obs_lanes[i]);
+    return true;
+}
 
 void ck_acquire(ck_state *s, uint32_t agent, const uint32_t *sync)
 {
@@ -567,11 +616,17 @@ int ck_access(ck_state *s, uint32_t agent, uint32_t lane, uint32_t site, int cta
         uint8_t mask = (g == g0 ? first : 0xf) & (g == end ? last : 0xf);
         if (rc == CK_OK && (c->wmask & mask)) {
             if (c->wag != agent) {
+                uint32_t waiter;
                 if ((!sync || c->wag == CK_ASYNC) && !(same && c->wag != CK_ASYNC) &&
                     !hbr(s, r, agent, c->wag, c->wep))
                     rc = conflict(out, c->wag == CK_ASYNC ? CK_COPY_UNWAITED : write ? CK_RACE_WW : CK_RACE_RW,
                                   g * 4 + (uint32_t)__builtin_ctz(c->wmask & mask), c->wag, c->wlane, c->wsite,
                                   c->wep);
+                else if (c->wag == CK_ASYNC && c->wep && lane_unwaited(s, agent, lane, c->wep - 1, &waiter)) {
+                    rc = conflict(out, CK_LANE_UNWAITED, g * 4 + (uint32_t)__builtin_ctz(c->wmask & mask), c->wag,
+                                  c->wlane, c->wsite, c->wep);
+                    out->other.lane = waiter;   /* op: the copy; lane: one that waited */
+                }
             } else if (c->wws == ws && c->wlane != lane && !sync && !same && !(c->lflags & CK_WAMBIG)) {
                 /* another lane of this warp wrote it in this warp-sync interval */
                 rc = conflict(out, write ? CK_LANE_WW : CK_LANE_RW, g * 4 + (uint32_t)__builtin_ctz(c->wmask & mask),

@@ -43,6 +43,9 @@
  * between warps).  Loads never conflict with loads.  Where several lanes
  * wrote or read different bytes of one 4-byte granule in the interval,
  * the cell cannot tell the lanes apart and the lane check is skipped for it.
+ * An mbarrier wait orders only the lanes that made it (ck_lane_observe):
+ * an async copy's bytes read by another lane of the warp before the next
+ * warp sync are CK_LANE_UNWAITED.
  *
  * Sync objects (named barriers, the cluster barrier, mbarriers) are vector
  * clocks owned by the state: ck_release joins an agent's clock into one and
@@ -86,7 +89,9 @@ enum {
     CK_GLOBAL_STORE,           /* global access to bytes an async store/reduce still writes */
     CK_LANE_RW,                /* read of bytes another lane of the same warp wrote, no warp sync between */
     CK_LANE_WW,                /* write over another lane's write (other bytes), no warp sync between */
-    CK_LANE_WR                 /* write over bytes another lane of the same warp read, no warp sync between */
+    CK_LANE_WR,                /* write over bytes another lane of the same warp read, no warp sync between */
+    CK_LANE_UNWAITED           /* access by a lane to a copy's bytes that only other lanes of its warp waited
+                                  for, with no warp sync after their wait (other.lane: a lane that waited) */
 };
 
 typedef struct ck_conflict {
@@ -174,6 +179,16 @@ uint32_t *ck_memsync(ck_state *s, int cta);
 /* A point that orders the lanes of agent's warp (bar.warp.sync, a
  * .sync.aligned warp-collective instruction); ck_acquire is one too. */
 void ck_warp_sync(ck_state *s, uint32_t agent);
+/* A direct observation by (agent, lane) of mbarrier component comp
+ * reaching v (a successful test_wait/try_wait), made before the warp's
+ * lanes are synchronised: it orders this lane only.  The caller ticks the
+ * warp-sync count once after the instruction (ck_warp_sync), so plain
+ * accesses between lanes stay ordered by the wait; a copy's bytes read by
+ * a lane that did not wait, before any later warp sync, are
+ * CK_LANE_UNWAITED.  `site` is the wait's. */
+void ck_lane_observe(ck_state *s, uint32_t agent, uint32_t lane, uint32_t comp, uint32_t v, uint32_t site);
+/* The site of the last lane observation recorded on comp by agent. */
+uint32_t ck_lane_obs_site(ck_state *s, uint32_t agent, uint32_t comp);
 /* Does agent's clock dominate `sync` (every component)? */
 bool ck_covers(ck_state *s, uint32_t agent, const uint32_t *sync);
 /* Raise one component of agent's clock to at least v. */

@@ -187,6 +187,19 @@ static int report(interp_ctx *c, ip_warp *w, int lane, const ck_conflict *k, con
                         n, k->off, cta, op->is_load ? "copy" : "store", op->is_load ? "writes" : "reads", need,
                         other);
     }
+    case CK_LANE_UNWAITED: {
+        const ck_op *op = ck_op_get(c->ck, o->op);
+        char wt[400];
+        uint32_t ws = ck_lane_obs_site(c->ck, agent_of(c, w), op->comp);
+        interp_where(c, site_func(ws), site_pc(ws), wt, sizeof wt);
+        op_str(c, o->op, other, sizeof other);
+        return ip_error(c, INTERP_FAULT, w, lane, c->xfunc, c->xpc,
+                        "data race [copy-not-waited]: %s %s %u byte(s) at shared 0x%x of CTA rank %d that an "
+                        "asynchronous copy writes: lane %u of this warp waited for the copy's mbarrier phase, this "
+                        "lane did not, and no __syncwarp (bar.warp.sync) or barrier after that wait orders it "
+                        "(the lanes of a warp are scheduled independently)\n  the wait: %s\n  other side: %s",
+                        what, rw(write), n, k->off, cta, o->lane, wt, other);
+    }
     case CK_LANE_RW:
     case CK_LANE_WW:
     case CK_LANE_WR: {
@@ -448,8 +461,11 @@ int ip_ck_mbar_observed(interp_ctx *c, ip_warp *w, int lane, int cta, uint32_t o
                         "names completed long ago (a phase bit that does not flip, or a stage index that does not "
                         "advance?); the data it guards has not been refilled", off, cta, m->completions);
     ck_seen_set(c->ck, ag, m->comp, m->completions, 1u << lane, site_here(c));
-    ck_acquire(c->ck, ag, m->done);
-    ck_observe(c->ck, ag, m->comp, m->completions);
+    /* this lane is ordered after the completion; the warp's other lanes only
+     * once the warp synchronises (exec_mbar ticks the warp-sync count after
+     * the instruction: ck_lane_observe) */
+    ck_join(c->ck, ck_clock(c->ck, ag), m->done);
+    ck_lane_observe(c->ck, ag, (uint32_t)lane, m->comp, m->completions, site_here(c));
     return 0;
 }
 

@@ -825,6 +825,7 @@ static int exec_mbar(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f,
     /* barriers whose phase an earlier lane of this arrive completed */
     struct { int cta; uint32_t off, pend; } flip[IP_WARP];
     int nflip = 0;
+    bool observed = false;   /* a wait of some lane found its phase complete */
     FOR_LANES(exec, l) {
         int sp;
         uint64_t a = ip_addr(c, w, f, in, ak, l, &sp);
@@ -910,6 +911,7 @@ static int exec_mbar(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f,
                 wreg(c, f, d->u.reg, l, ok);
             if (ok && c->ck && ip_ck_mbar_observed(c, w, (int)l, p.cta, p.soff))
                 return c->res.status;
+            observed |= ok;
             if (!ok) {
                 w->polling |= 1u << l;
                 w->wait[l] = p.soff;
@@ -928,6 +930,8 @@ static int exec_mbar(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f,
         memcpy(p.p, &word, 8);
         c->effects++;
     }
+    if (observed)
+        ip_ck_warp_sync(c, w);   /* the wait's lanes meet the others only at the next warp sync */
     return 0;
 }
 

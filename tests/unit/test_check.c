@@ -20,7 +20,11 @@
  *     lanes storing different values (one st.shared included), each ordered
  *     by bar.warp.sync or an acquire and not by shfl.sync; sub-word accesses
  *     of one granule by several lanes, loads by many lanes and a lane's own
- *     accesses never reported. */
+ *     accesses never reported;
+ *   - a copy that only lane 0 of the warp waited for, read by the other
+ *     lanes with no __syncwarp after the wait; with bar.warp.sync the lanes
+ *     that reach it first wait there for lane 0 (the scheduler converges
+ *     the membermask's lanes at bar.warp.sync) and the run is clean. */
 #include "tests/unit/interp_harness.h"
 #include "check/check.h"
 
@@ -215,6 +219,30 @@ static const char *lane_k = K("k", ", .param .u32 mode, .param .u32 coll", "  .s
 "  setp.eq.u32 %p4, %r10, 2;\n"
 "  selp.u32 %r12, 7, %r1, %p4;\n"
 "  st.shared.u32 [%r4], %r12;\n"
+"  ret;\n");
+
+/* lane 0 arms a barrier, issues a 128-byte bulk copy and alone waits for
+ * it; `sync` puts a bar.warp.sync before every lane reads the buffer */
+static const char *one_waits = K("k", ", .param .u32 sync", BAR "  .shared .align 128 .b8 buf[128];\n",
+"  ld.param.u32 %r9, [sync];\n"
+"  mov.u32 %r2, bar;\n"
+"  mov.u32 %r4, buf;\n"
+"  setp.ne.u32 %p1, %r1, 0;\n"
+"  @%p1 bra R;\n"
+"  mbarrier.init.shared::cta.b64 [%r2], 1;\n"
+"  mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r2], 128;\n"
+"  add.s64 %rd4, %rd1, 1024;\n"
+"  cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r4], [%rd4], 128, [%r2];\n"
+"W0:\n"
+"  mbarrier.try_wait.parity.shared::cta.b64 %p2, [%r2], 0;\n"
+"  @!%p2 bra W0;\n"
+"R:\n"
+"  setp.ne.u32 %p3, %r9, 0;\n"
+"  @%p3 bar.warp.sync -1;\n"
+"  shl.b32 %r5, %r1, 2;\n"
+"  add.u32 %r6, %r4, %r5;\n"
+"  ld.shared.u32 %r7, [%r6];\n"
+"  st.global.u32 [%rd3], %r7;\n"
 "  ret;\n");
 
 /* warp 1 reads what warp 0 wrote; `sync` puts a bar.sync between them;
@@ -563,5 +591,26 @@ int main(void)
     th_run_k(&r, lane_k, "k", 1, 32, 1, 0, 1, INTERP_COMPLETE_DEFERRED, lm, 2);
     CHECK_OK("... the same value from every lane is benign", &r);
     th_free(&r);
+
+    uint64_t sy = 0;
+    th_run_k(&r, one_waits, "k", 1, 32, 1, 0, 1, INTERP_COMPLETE_EAGER, &sy, 1);
+    CHECK_MSG("a copy only lane 0 waited for, read by lane 1 (eager: it landed)", &r, INTERP_FAULT,
+              "data race [copy-not-waited]: ld.shared.u32 reads 4 byte(s) at shared 0x484 of CTA rank 0 that an "
+              "asynchronous copy writes: lane 0 of this warp waited for the copy's mbarrier phase, this lane did not");
+    CHECK_MSG("... naming the wait", &r, INTERP_FAULT, "the wait: test.ptx:26: mbarrier.try_wait.parity");
+    th_free(&r);
+    for (int p = 0; p < 3; p += 2) {
+        th_run_k(&r, one_waits, "k", 1, 32, 1, 0, 1, pols[p], &sy, 1);
+        snprintf(n, sizeof n, "... (%s: the other lanes read before it landed)", pn[p]);
+        CHECK_MSG(n, &r, INTERP_FAULT, "data race [copy-not-waited]: ld.shared.u32 reads 4 byte(s) at shared 0x4");
+        th_free(&r);
+    }
+    sy = 1;
+    for (int p = 0; p < 3; p++) {
+        th_run_k(&r, one_waits, "k", 1, 32, 1, 0, 1, pols[p], &sy, 1);
+        snprintf(n, sizeof n, "bar.warp.sync after lane 0's wait: the lanes meet there, clean (%s)", pn[p]);
+        CHECK_OK(n, &r);
+        th_free(&r);
+    }
     CHECK_DONE();
 }

@@ -8,7 +8,8 @@
 // arrive without mapa, tensor maps patched in global memory or copied to the
 // stack, persistent TMA-store epilogues that wait too little, a bulk
 // reduction's source reused, a multicast into a CTA that returned early,
-// and races between the lanes of one warp.
+// and races between the lanes of one warp (one of them: only the elected
+// lane waits for the copy).
 //
 //   nvcc -arch=sm_90a -O3 -lineinfo -ptx zoo3.cu -o zoo3.ptx
 //
@@ -464,7 +465,7 @@ template <bool BUG> __device__ __forceinline__ void k_reduce_src_reuse(const Ten
 }
 ZOO(reduce_src_reuse)
 
-// ---- 13-15: races between the lanes of one warp ----------------------------------------------------
+// ---- 13-16: races between the lanes of one warp ----------------------------------------------------
 
 // 13. A warp-synchronous tree reduction through shared memory written for
 //     pre-Volta lockstep: no __syncwarp between the steps, so a lane reads
@@ -527,3 +528,31 @@ template <bool BUG> __device__ __forceinline__ void k_warp_same_store(const Tens
         ((int *)dst)[w * 16 + lane] = bucket[w][lane];
 }
 ZOO(warp_same_store)
+
+// 16. Only the elected lane of each consumer warp waits on the full
+//     barrier; the other lanes read the stage with no __syncwarp after
+//     that wait, so nothing orders their reads after the copy.
+template <bool BUG> __device__ __forceinline__ void k_warp_one_lane_waits(const TensorMap *tm, const TensorMap *tmo, float *dst, const float *out)
+{
+    __shared__ alignas(128) float tile[TILE];
+    __shared__ alignas(8) unsigned long long full;
+    if (threadIdx.x == 0) {
+        mbar_init(saddr(&full), 1);
+        fence_init();
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        arrive_expect_tx(saddr(&full), TILE_BYTES);
+        tma_load(saddr(tile), tm, 0, 8, saddr(&full));
+    }
+    __syncthreads();
+    if (threadIdx.x >= 32) {
+        if (elect())
+            wait_parity(saddr(&full), 0);
+        if (!BUG)
+            __syncwarp();
+        int t = threadIdx.x - 32;
+        dst[t] = tile[t] + tile[t + 64]; // BUG warp_one_lane_waits copy-not-waited
+    }
+}
+ZOO(warp_one_lane_waits)
