@@ -410,9 +410,10 @@ static int converge_release(interp_ctx *c, ip_warp *w)
             const ir_instr *in = &ip_func(c, func)->instrs[w->pc[ln]];
             ip_error(c, INTERP_FAULT, w, ln, func, w->pc[ln],
                      "[aligned-partial-warp]: %s%s executed by lanes 0x%08x of the warp while lanes 0x%08x "
-                     "exited without executing it: every thread of the warp must (the GPU waits for them)",
-                     ir_ops[in->op].name, ir_has(in, IR_M_SYNC) ? ".sync.aligned" : ".aligned",
-                     w->converging, gone);
+                     "exited without executing it: every thread of the %s must (the GPU waits for them)",
+                     ir_ops[in->op].name,
+                     in->op == IR_OP_BAR_WARP_SYNC ? "" : ir_has(in, IR_M_SYNC) ? ".sync.aligned" : ".aligned",
+                     w->converging, gone, in->op == IR_OP_BAR_WARP_SYNC ? "membermask" : "warp");
             return -1;
         }
         w->converging = 0;
