@@ -66,38 +66,35 @@ static inline uint32_t scale_ftz(float r, int n)
     return u + (uint32_t)((int32_t)n * (1 << 23));
 }
 
+/* x normal: the interpolator's significand (rcp.c; bit for bit, H100) and
+ * the exponent -e - 1 (-e for a power of two); a result below 2^-126 is
+ * written as zero */
 static uint32_t core_rcp(uint32_t x)
 {
-    uint32_t m = x & 0x7fffffu;
-    int ex = (int)((x >> 23) & 0xff) - 127;
-    float r = m ? corrected(1.0 / (1.0 + m * 0x1p-23), 0x1p-24, sfu_tab_rcp, m, 13, 0x1p-13)
-                : 1.0f;   /* powers of two are exact */
-    return scale_ftz(r, -ex) | (x & 0x80000000u);
+    extern uint32_t sfu_rcp_sig(uint32_t frac);
+    uint32_t y = sfu_rcp_sig(x & 0x7fffffu), s = x & 0x80000000u;
+    int ef = 253 - (int)((x >> 23) & 0xff) + (int)(y >> 24);   /* y = 2^24 only for a power of two */
+    if (ef <= 0)
+        return s;
+    return s | (uint32_t)ef << 23 | (y & 0x7fffffu);
 }
 
-/* x > 0 normal: x = xr 4^k with xr in [1, 4); d = the bits of xr over 1 */
+/* x > 0 normal: x = xr 4^k with xr in [1, 4); d = the bits of xr over 1.
+ * MUFU.RSQ and MUFU.SQRT are reconstructed bit for bit (rsq.c); the
+ * exponent only scales the core's result (H100: every exponent agrees) */
 static uint32_t core_rsq_sqrt(uint32_t x, bool rsq)
 {
     int ex = (int)((x >> 23) & 0xff) - 127, k = ex >> 1;   /* floor(ex / 2) */
     uint32_t d = ((uint32_t)(ex - 2 * k) << 23) | (x & 0x7fffffu);
-    double xr = u2f(0x3f800000u + d);
-    if (!d)
-        return scale_ftz(1.0f, rsq ? -k : k);   /* powers of four are exact */
-    float r = rsq ? corrected(1.0 / sqrt(xr), 0x1p-24, sfu_tab_rsqrt, d, 14, 0x1p-14)
-                  : corrected(sqrt(xr), 0x1p-23, sfu_tab_sqrt, d, 14, 0x1p-14);
-    return scale_ftz(r, rsq ? -k : k);
+    extern uint32_t sfu_core_rsq_sqrt(uint32_t d, bool rsq);   /* rsq.c: the interpolator, bit for bit */
+    return scale_ftz(u2f(sfu_core_rsq_sqrt(d, rsq)), rsq ? -k : k);
 }
 
+/* MUFU.EX2: the H100's interpolator, bit for bit (sfu/ex2.c) */
 static uint32_t core_ex2(uint32_t x)
 {
-    double a = fixed23(u2f(x));
-    if (!(fabs(a) < 256.0))
-        return out32((float)exp2(a), true);   /* Inf, 0, and beyond the range */
-    double n = floor(a), f = a - n;
-    uint32_t d = (uint32_t)(f * 0x1p23);
-    float r = !d ? 1.0f   /* integers are exact */
-              : corrected(exp2(f), 0x1p-23, a < 0 ? sfu_tab_ex2_neg : sfu_tab_ex2_pos, d, 13, 0x1p-13);
-    return scale_ftz(r, (int)n);
+    extern uint32_t sfu_ex2_core(uint32_t x);
+    return sfu_ex2_core(x);
 }
 
 /* x > 0 normal: log2 x plus the correction (in units of 2^-24) measured
