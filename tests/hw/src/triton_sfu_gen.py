@@ -340,6 +340,8 @@ def ew_k(X, Y, n, scale, FN: tl.constexpr, BLOCK: tl.constexpr):
         y = libdevice.fast_cosf(x)
     elif FN == "fast_log2":
         y = libdevice.fast_log2f(x)
+    elif FN == "fast_log":
+        y = libdevice.fast_logf(x)
     else:
         y = libdevice.fast_dividef(tl.full([BLOCK], 1.0, tl.float32), x)
     tl.store(Y + offs, y, mask=m)
@@ -521,10 +523,11 @@ def case_rmsnorm(mode, rows, cols, seed):
 TORCH_FN = {"exp2": torch.exp2, "exp": torch.exp, "log2": torch.log2, "log": torch.log, "sin": torch.sin,
             "cos": torch.cos, "sqrt": torch.sqrt, "rsqrt": torch.rsqrt, "recip": lambda x: 1.0 / x,
             "tanh": torch.tanh, "fast_sin": torch.sin, "fast_cos": torch.cos, "fast_log2": torch.log2,
+            "fast_log": torch.log,
             "fast_recip": lambda x: 1.0 / x}
 
 
-POSITIVE = ("log2", "log", "sqrt", "rsqrt", "fast_log2")
+POSITIVE = ("log2", "log", "sqrt", "rsqrt", "fast_log2", "fast_log")
 
 
 @tg.guarded
@@ -613,8 +616,9 @@ def main():
             case_ew(fn, "wide", 32768, 1.0, 401 + 10 * i)
             case_ew(fn, "special", 0, 1.0, 402 + 10 * i)
         if libdevice is not None:
-            for i, fn in enumerate(("fast_sin", "fast_cos", "fast_log2", "fast_recip")):
+            for i, fn in enumerate(("fast_sin", "fast_cos", "fast_log2", "fast_recip", "fast_log")):
                 case_ew(fn, "rand", 32768, 64.0 if "sin" in fn or "cos" in fn else 1.0, 500 + 10 * i)
+                case_ew(fn, "wide", 32768, 1.0, 501 + 10 * i)
                 case_ew(fn, "special", 0, 1.0, 502 + 10 * i)
     if want("attn"):
         case_attn("rand", False, 256, 64, 64, 64, 601, 0.5)
