@@ -33,9 +33,8 @@ static inline uint32_t out32(float r, bool ftz)
  * is 0x7fffffff.  The H100's interpolation tables are not reconstructed bit
  * for bit yet.  RCP, RSQ, SQRT, EX2 and LG2 are the exact value plus a
  * measured correction (tables.c: a line per 1/1024 of the input range,
- * fitted to the GPU's outputs), rounded once; TANH is the exact value (of
- * the argument as the unit reads it) rounded once.  SIN and COS are the
- * unit's algorithm, bit for bit (sincos.c).  README, "Known differences from the H100", has the rates. */
+ * fitted to the GPU's outputs), rounded once.  SIN and COS are the
+ * unit's algorithm, bit for bit (sincos.c), and so is TANH (tanh.c).  README, "Known differences from the H100", has the rates. */
 
 enum { C_RCP, C_RSQ, C_SQRT, C_EX2, C_LG2, C_SIN, C_COS, C_TANH };
 
@@ -140,15 +139,11 @@ static uint32_t core(int fn, uint32_t x)
         extern uint32_t sfu_sincos_core(uint32_t x, bool cos);
         return sfu_sincos_core(x, fn == C_COS);
     }
-    /* TANH: x itself for |x| <= 2^-8; above, the input's low 4 mantissa
-     * bits are ignored (H100: the result is constant over each 16 inputs);
-     * +-1 from |x| = 8 on */
-    default:
-        if ((x & 0x7fffffffu) <= 0x3b800000u)
-            return x;
-        if ((x & 0x7fffffffu) >= 0x41000000u)   /* |x| >= 8: exactly +-1 (H100) */
-            return (x & 0x80000000u) | 0x3f800000u;
-        return f2u((float)tanh((double)u2f(x & ~0xfu)));
+    /* TANH: sfu/tanh.c */
+    default: {
+        extern uint32_t sfu_tanh_core(uint32_t x);
+        return sfu_tanh_core(x);
+    }
     }
     return out32((float)r, true);
 }
