@@ -41,8 +41,17 @@ uint64_t ip_addr(interp_ctx *c, ip_warp *w, ip_frame *f, const ir_instr *in, int
     if (o->kind != IR_OPD_ADDR)
         return (uint64_t)o->u.imm;
     switch (o->u.addr.base_kind) {
-    case IR_BASE_REG:
-        return f->regs[o->u.addr.base * IP_WARP + l] + (uint64_t)o->u.addr.off;
+    case IR_BASE_REG: {
+        uint64_t a = f->regs[o->u.addr.base * IP_WARP + l] + (uint64_t)o->u.addr.off;
+        /* a 32-bit base register gives a 32-bit address: [%r + off] wraps
+         * modulo 2^32.  libdevice's sinf/cosf index their local-memory
+         * digits as [%r20+24] with %r20 = depot - 4*k, below the depot
+         * when the depot sits at local address 0 (tests/hw/triton_sfu
+         * ew_sin_wide). */
+        if (ir_types[ip_func(c, f->func)->regs[o->u.addr.base].type].bits == 32)
+            a = (uint32_t)a;
+        return a;
+    }
     case IR_BASE_SYM: {
         int sp;
         uint64_t a = ip_sym_addr(c, w, (int)l, o->u.addr.base, &sp);
