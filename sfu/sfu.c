@@ -1,13 +1,10 @@
 /* sfu.c — special values, argument reductions and the instruction
  * sequences ptxas builds around MUFU, for every .approx form (sfu.h).
- *
- * Forms not reconstructed from the hardware yet compute the exact function
- * in the host's libm and round once; their comment says so.
+ * The functions themselves are in the cores' files (see below).
  */
 #include <math.h>
 #include <string.h>
 #include "sfu/sfu.h"
-#include "sfu/tables.h"
 
 #define QNAN32 0x7fffffffu   /* the canonical NaN every f32 MUFU result uses */
 
@@ -30,29 +27,13 @@ static inline uint32_t out32(float r, bool ftz)
  * Every core but TANH reads a subnormal input as zero, and every core
  * writes a subnormal result as zero of its sign (the unit is flush-to-zero;
  * the instruction sequences below rescale around it); every NaN it writes
- * is 0x7fffffff.  The H100's interpolation tables are not reconstructed bit
- * for bit yet.  RCP, RSQ, SQRT, EX2 and LG2 are the exact value plus a
- * measured correction (tables.c: a line per 1/1024 of the input range,
- * fitted to the GPU's outputs), rounded once; SIN, COS and TANH are the
- * exact value (of the argument as the unit reads it) rounded once.  README, "Known differences from the H100", has the rates. */
+ * is 0x7fffffff.  Each core is the H100's own algorithm, reconstructed from
+ * its outputs and checked on every f32 input (README, "The special-function
+ * unit"): a table-driven quadratic interpolator with a truncated squarer,
+ * in rcp.c, rsq.c (RSQ and SQRT), ex2.c, lg2.c, sincos.c and tanh.c, each
+ * with its generated table (*_tab.c, written by sfu/gen/). */
 
 enum { C_RCP, C_RSQ, C_SQRT, C_EX2, C_LG2, C_SIN, C_COS, C_TANH };
-
-/* the unit reads the argument of EX2 (and of SIN/COS, in revolutions) as a
- * fixed-point number: bits below 2^-23 (2^-25) are dropped, toward zero
- * (H100: ex2 of x and of x + 2^-24 agree for every x in [0.5, 1); ex2 of
- * |x| < 2^-23 is exactly 1; sin of revolutions below 2^-25 is 0) */
-static inline double fixed23(double a) { return fabs(a) >= 0x1p52 ? a : trunc(a * 0x1p23) * 0x1p-23; }
-static inline double fixed25(double a) { return fabs(a) >= 0x1p52 ? a : trunc(a * 0x1p25) * 0x1p-25; }
-
-/* exact value e plus the correction of row (d >> jb) in units of ulp,
- * rounded once to f32; sc = 2^-jb */
-static inline float corrected(double e, double ulp, const float (*tab)[2], uint32_t d, int jb, double sc)
-{
-    const float *row = tab[d >> jb];
-    double t = (double)(d & ((1u << jb) - 1)) * sc - 0.5;
-    return (float)(e + (row[0] + row[1] * t) * ulp);
-}
 
 /* a result r (a normal f32) times 2^n, written by the flush-to-zero unit */
 static inline uint32_t scale_ftz(float r, int n)
@@ -97,22 +78,11 @@ static uint32_t core_ex2(uint32_t x)
     return sfu_ex2_core(x);
 }
 
-/* x > 0 normal: log2 x plus the correction (in units of 2^-24) measured
- * over [1, 2) for x >= 1 and over [0.5, 1) for x < 1 */
+/* x > 0 normal: the H100's interpolator, bit for bit (lg2.c) */
 static uint32_t core_lg2(uint32_t x)
 {
-    uint32_t d = (x & 0x7fffffu) | (x >= 0x3f800000u ? 0x800000u : 0);
-    if (x == 0x3f800000u)
-        return 0;
-    const float *row = sfu_tab_lg2[d >> 14];
-    double t = (double)(d & 0x3fff) * 0x1p-14 - 0.5;
-    double v = log2((double)u2f(x)) + (row[0] + row[1] * t) * 0x1p-24;
-    uint32_t r = f2u((float)v);
-    /* the H100 rounds toward zero (a fixed-point sum of exponent and
-     * logarithm, truncated to the f32 result; fit.c fits the table so) */
-    if (fabs((double)u2f(r)) > fabs(v))
-        r--;
-    return flush32(r);
+    extern uint32_t sfu_lg2_core(uint32_t x);
+    return sfu_lg2_core(x);
 }
 
 static uint32_t core(int fn, uint32_t x)
@@ -145,27 +115,17 @@ static uint32_t core(int fn, uint32_t x)
             return core_lg2(x);
         r = log2(a);
         break;
-    /* the argument is already in revolutions (the FMUL.RZ by 1/(2 pi) before) */
+    /* the argument is already in revolutions (the FMUL.RZ by 1/(2 pi)
+     * before); sincos.c has the unit's algorithm, bit for bit */
     case C_SIN: case C_COS: {
-        if (isinf(a))
-            return QNAN32;
-        double q = fixed25(a), f = copysign(q - trunc(q), q) * 6.283185307179586476925;   /* fmod(q, 1), exactly */
-        /* below 2^-15 revolutions SIN is its first table row's slope alone:
-         * 25737 units of 2^-37 per 2^-25 revolution (H100, every such input) */
-        if (fn == C_SIN && fabs(q) < 0x1p-15)
-            return f2u((float)(q * 0x1p25 * 25737.0 * 0x1p-37));
-        r = fn == C_SIN ? sin(f) : cos(f);
-        break;
+        extern uint32_t sfu_sincos_core(uint32_t x, bool cos);
+        return sfu_sincos_core(x, fn == C_COS);
     }
-    /* TANH: x itself for |x| <= 2^-8; above, the input's low 4 mantissa
-     * bits are ignored (H100: the result is constant over each 16 inputs);
-     * +-1 from |x| = 8 on */
-    default:
-        if ((x & 0x7fffffffu) <= 0x3b800000u)
-            return x;
-        if ((x & 0x7fffffffu) >= 0x41000000u)   /* |x| >= 8: exactly +-1 (H100) */
-            return (x & 0x80000000u) | 0x3f800000u;
-        return f2u((float)tanh((double)u2f(x & ~0xfu)));
+    /* TANH: sfu/tanh.c */
+    default: {
+        extern uint32_t sfu_tanh_core(uint32_t x);
+        return sfu_tanh_core(x);
+    }
     }
     return out32((float)r, true);
 }
