@@ -1,0 +1,254 @@
+// sweep.cpp: the acct GPU sweeps (driver API).
+//   sweep E cases_im2col.txt      cuTensorMapEncodeIm2col status + 128 bytes per line
+//   sweep T cases_tile.txt START  tile loads through interleaved maps: credited tx bytes
+// Output lines go to stdout, flushed per case. A launch error prints
+// "FAULT <index> <name> <error>" and exits 3 (the context is poisoned); job.sh
+// restarts from the next case.
+#include <cuda.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stdint.h>
+#include <vector>
+#include <string>
+
+static const CUtensorMapDataType DT[] = {CU_TENSOR_MAP_DATA_TYPE_UINT8, CU_TENSOR_MAP_DATA_TYPE_UINT16,
+    CU_TENSOR_MAP_DATA_TYPE_UINT32, CU_TENSOR_MAP_DATA_TYPE_INT32, CU_TENSOR_MAP_DATA_TYPE_UINT64,
+    CU_TENSOR_MAP_DATA_TYPE_INT64, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, CU_TENSOR_MAP_DATA_TYPE_FLOAT32,
+    CU_TENSOR_MAP_DATA_TYPE_FLOAT64, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, CU_TENSOR_MAP_DATA_TYPE_FLOAT32_FTZ,
+    CU_TENSOR_MAP_DATA_TYPE_TFLOAT32, CU_TENSOR_MAP_DATA_TYPE_TFLOAT32_FTZ};
+
+static uint32_t h32(uint32_t x)
+{
+    x ^= x >> 16; x *= 0x7feb352du; x ^= x >> 15; x *= 0x846ca68bu; x ^= x >> 16;
+    return x;
+}
+
+static const char *ename(CUresult r)
+{
+    const char *s = NULL;
+    cuGetErrorName(r, &s);
+    return s ? s : "?";
+}
+
+static void hex(const uint8_t *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++) printf("%02x", p[i]);
+}
+
+static uint64_t fnv(const uint8_t *p, size_t n)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++) { h ^= p[i]; h *= 1099511628211ull; }
+    return h;
+}
+
+#define CK(x) do { CUresult r_ = (x); if (r_) { printf("ERR %s line %d: %s\n", #x, __LINE__, ename(r_)); fflush(stdout); exit(2); } } while (0)
+
+static int encode_sweep(const char *file)
+{
+    FILE *f = fopen(file, "r");
+    if (!f) { printf("ERR open %s\n", file); return 2; }
+    CUdeviceptr base;
+    CK(cuMemAlloc(&base, 1 << 20));
+    char name[64];
+    int dt, rank, il, sw, l2, oob, cpp, ppc;
+    unsigned long long off;
+    while (fscanf(f, "%63s %d %d %d %d %d %d %llu", name, &dt, &rank, &il, &sw, &l2, &oob, &off) == 8) {
+        cuuint64_t gd[5], gs[4];
+        int lo[3], up[3];
+        cuuint32_t es[5];
+        for (int i = 0; i < 5; i++) { unsigned long long v; if (fscanf(f, "%llu", &v) != 1) return 2; gd[i] = v; }
+        for (int i = 0; i < 4; i++) { unsigned long long v; if (fscanf(f, "%llu", &v) != 1) return 2; gs[i] = v; }
+        for (int i = 0; i < 3; i++) if (fscanf(f, "%d", &lo[i]) != 1) return 2;
+        for (int i = 0; i < 3; i++) if (fscanf(f, "%d", &up[i]) != 1) return 2;
+        if (fscanf(f, "%d %d", &cpp, &ppc) != 2) return 2;
+        for (int i = 0; i < 5; i++) { unsigned v; if (fscanf(f, "%u", &v) != 1) return 2; es[i] = v; }
+        CUtensorMap tm;
+        memset(&tm, 0, sizeof tm);
+        CUresult r = cuTensorMapEncodeIm2col(&tm, DT[dt], rank, (void *)(base + off), gd, gs, lo, up, cpp, ppc, es,
+                                             (CUtensorMapInterleave)il, (CUtensorMapSwizzle)sw,
+                                             (CUtensorMapL2promotion)l2, (CUtensorMapFloatOOBfill)oob);
+        printf("E %s %s ", name, r ? ename(r) : "CUDA_SUCCESS");
+        if (!r) hex((const uint8_t *)&tm, 128); else printf("-");
+        printf("\n");
+        fflush(stdout);
+    }
+    fclose(f);
+    return 0;
+}
+
+struct TCase {
+    std::string name;
+    int dt, rank, il, sw, l2, oob;
+    unsigned long long off, tbytes, seed;
+    cuuint64_t gd[5], gs[4];
+    cuuint32_t box[5], es[5];
+    int c[5];
+    unsigned nbytes, e_ptxi, e_alt;
+};
+
+static CUfunction fn;
+static CUdeviceptr dstd, statd;
+
+static int launch(const TCase &t, CUtensorMap *tm, uint32_t expect, uint32_t mode, uint64_t tmo, uint32_t *st,
+                  std::vector<uint8_t> *dump, const char *what)
+{
+    CK(cuMemsetD8(statd, 0, 64));
+    CK(cuMemsetD8(dstd, 0x5A, t.nbytes));
+    int rank = t.rank;
+    int c0 = t.c[0], c1 = t.c[1], c2 = t.c[2], c3 = t.c[3], c4 = t.c[4];
+    uint32_t nb = t.nbytes;
+    void *args[] = {tm, &rank, &c0, &c1, &c2, &c3, &c4, &expect, &mode, &tmo, &nb, &dstd, &statd};
+    CUresult r = cuLaunchKernel(fn, 1, 1, 1, 32, 1, 1, nb + 1024, 0, args, 0);
+    if (!r) r = cuCtxSynchronize();
+    if (r) {
+        printf("FAULT %s %s %s expect=%u mode=%u\n", t.name.c_str(), ename(r), what, expect, mode);
+        fflush(stdout);
+        exit(3);
+    }
+    CK(cuMemcpyDtoH(st, statd, 64));
+    if (dump) { dump->resize(nb); CK(cuMemcpyDtoH(dump->data(), dstd, nb)); }
+    return 0;
+}
+
+static int tile_sweep(const char *file, int start)
+{
+    FILE *f = fopen(file, "r");
+    if (!f) { printf("ERR open %s\n", file); return 2; }
+    std::vector<TCase> cs;
+    char name[64];
+    for (;;) {
+        TCase t;
+        if (fscanf(f, "%63s %d %d %d %d %d %d %llu %llu %llu", name, &t.dt, &t.rank, &t.il, &t.sw, &t.l2, &t.oob,
+                   &t.off, &t.tbytes, &t.seed) != 10) break;
+        t.name = name;
+        for (int i = 0; i < 5; i++) { unsigned long long v; if (fscanf(f, "%llu", &v) != 1) return 2; t.gd[i] = v; }
+        for (int i = 0; i < 4; i++) { unsigned long long v; if (fscanf(f, "%llu", &v) != 1) return 2; t.gs[i] = v; }
+        for (int i = 0; i < 5; i++) if (fscanf(f, "%u", &t.box[i]) != 1) return 2;
+        for (int i = 0; i < 5; i++) if (fscanf(f, "%u", &t.es[i]) != 1) return 2;
+        for (int i = 0; i < 5; i++) if (fscanf(f, "%d", &t.c[i]) != 1) return 2;
+        if (fscanf(f, "%u %u %u", &t.nbytes, &t.e_ptxi, &t.e_alt) != 3) return 2;
+        cs.push_back(t);
+    }
+    fclose(f);
+    CUmodule mod;
+    std::vector<char> ptx;
+    {
+        FILE *p = fopen("txprobe.ptx", "rb");
+        if (!p) { printf("ERR no txprobe.ptx\n"); return 2; }
+        fseek(p, 0, SEEK_END); long n = ftell(p); fseek(p, 0, SEEK_SET);
+        ptx.resize(n + 1); if (fread(ptx.data(), 1, n, p) != (size_t)n) return 2; ptx[n] = 0; fclose(p);
+    }
+    CK(cuModuleLoadData(&mod, ptx.data()));
+    CK(cuModuleGetFunction(&fn, mod, "tx_probe"));
+    CK(cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 200 * 1024));
+    CK(cuMemAlloc(&dstd, 256 * 1024));
+    CK(cuMemAlloc(&statd, 64));
+    for (size_t k = start; k < cs.size(); k++) {
+        TCase &t = cs[k];
+        printf("I %zu\n", k);
+        fflush(stdout);
+        CUdeviceptr buf;
+        CK(cuMemAlloc(&buf, t.tbytes + 256));
+        {
+            std::vector<uint8_t> h(t.tbytes);
+            for (size_t i = 0; i < t.tbytes; i++) {
+                uint32_t w = h32((uint32_t)(i / 4) * 0x9E3779B9u ^ (uint32_t)t.seed);
+                h[i] = (uint8_t)(w >> (8 * (i % 4)));
+            }
+            CK(cuMemcpyHtoD(buf, h.data(), t.tbytes));
+        }
+        CUtensorMap tm;
+        memset(&tm, 0, sizeof tm);
+        CUresult r = cuTensorMapEncodeTiled(&tm, DT[t.dt], t.rank, (void *)(buf + t.off), t.gd, t.gs, t.box, t.es,
+                                            (CUtensorMapInterleave)t.il, (CUtensorMapSwizzle)t.sw,
+                                            (CUtensorMapL2promotion)t.l2, (CUtensorMapFloatOOBfill)t.oob);
+        printf("T %s enc %s ", t.name.c_str(), r ? ename(r) : "CUDA_SUCCESS");
+        if (!r) hex((const uint8_t *)&tm, 128); else printf("-");
+        printf("\n");
+        fflush(stdout);
+        if (r) { cuMemFree(buf); continue; }
+        uint32_t st[16];
+        // raw mbarrier words
+        launch(t, &tm, 0x40000, 0, 50000, st, NULL, "raw");
+        uint64_t w[5];
+        for (int i = 0; i < 5; i++) w[i] = st[2 + 2 * i] | (uint64_t)st[3 + 2 * i] << 32;
+        int64_t unit = (int64_t)(w[3] - w[4]);
+        long long craw = -1;
+        if (unit != 0 && (int64_t)(w[2] - w[3]) == 16 * unit && (int64_t)(w[0] - w[1]) % unit == 0)
+            craw = (int64_t)(w[0] - w[1]) / unit;
+        printf("T %s raw %016llx %016llx %016llx %016llx %016llx unit %lld craw %lld\n", t.name.c_str(),
+               (unsigned long long)w[0], (unsigned long long)w[1], (unsigned long long)w[2],
+               (unsigned long long)w[3], (unsigned long long)w[4], (long long)unit, craw);
+        // binary search: the largest expect_tx whose phase completes
+        uint32_t lo = 0, hi = (1u << 20) - 1;
+        launch(t, &tm, hi, 1, 20000, st, NULL, "bs-hi");
+        if (st[0] == 1) lo = hi;
+        while (hi - lo > 1) {
+            uint32_t mid = lo + (hi - lo) / 2;
+            launch(t, &tm, mid, 1, 20000, st, NULL, "bs");
+            if (st[0] == 1) lo = mid; else hi = mid;
+        }
+        printf("T %s bs %u\n", t.name.c_str(), lo);
+        long long C = craw >= 0 ? craw : lo;
+        // explicit expectations
+        long long tries[] = {C, C + 16, C - 16, C + 1, C - 1, (long long)t.e_ptxi, (long long)t.e_alt};
+        printf("T %s tries", t.name.c_str());
+        for (long long e : tries) {
+            if (e < 0 || e >= (1 << 20)) { printf(" %lld:-", e); continue; }
+            launch(t, &tm, (uint32_t)e, 1, 200000, st, NULL, "try");
+            printf(" %lld:%u", e, st[0]);
+        }
+        printf("\n");
+        std::vector<uint8_t> d1, d2, d3;
+        launch(t, &tm, (uint32_t)C, 1, 500000, st, &d1, "dump1");
+        uint32_t s1 = st[0];
+        launch(t, &tm, (uint32_t)C, 1, 500000, st, &d2, "dump2");
+        uint32_t s2 = st[0];
+        printf("T %s dump %u %u %016llx %016llx same=%d\n", t.name.c_str(), s1, s2,
+               (unsigned long long)fnv(d1.data(), d1.size()), (unsigned long long)fnv(d2.data(), d2.size()),
+               d1 == d2);
+        printf("T %s data ", t.name.c_str());
+        hex(d1.data(), d1.size());
+        printf("\n");
+        if (C >= 64) { // completion at half the bytes: which chunks had landed (racy snapshot)
+            uint32_t half = (uint32_t)(C / 2) & ~15u;
+            for (int rep = 0; rep < 3; rep++) {
+                std::vector<uint8_t> dm;
+                launch(t, &tm, half, 1, 200000, st, &dm, "mid");
+                std::string m;
+                for (size_t i = 0; i + 16 <= dm.size(); i += 16) {
+                    bool fin = !memcmp(&dm[i], &d1[i], 16), fill = true;
+                    for (int j = 0; j < 16; j++) fill = fill && dm[i + j] == 0xA5;
+                    m += fin && !fill ? 'L' : fin ? '=' : fill ? '.' : '?';
+                }
+                printf("T %s mid %u %u %s\n", t.name.c_str(), half, st[0], m.c_str());
+            }
+        }
+        if (C > 16) { // early completion: what lands after it
+            launch(t, &tm, (uint32_t)(C - 16), 2, 100000, st, &d3, "early");
+            size_t ndiff = 0;
+            for (size_t i = 0; i < d3.size(); i++) ndiff += d3[i] != d1[i];
+            printf("T %s early %u ndiff %zu %016llx\n", t.name.c_str(), st[0], ndiff,
+                   (unsigned long long)fnv(d3.data(), d3.size()));
+        }
+        fflush(stdout);
+        cuMemFree(buf);
+    }
+    printf("TDONE\n");
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3) return 2;
+    CK(cuInit(0));
+    CUdevice dev;
+    CK(cuDeviceGet(&dev, 0));
+    CUcontext ctx;
+    CK(cuDevicePrimaryCtxRetain(&ctx, dev));
+    CK(cuCtxSetCurrent(ctx));
+    if (argv[1][0] == 'E') return encode_sweep(argv[2]);
+    return tile_sweep(argv[2], argc > 3 ? atoi(argv[3]) : 0);
+}
