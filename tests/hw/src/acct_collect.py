@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Turn the H100 output of the acct sweeps into two suites.
 
-  acct_collect.py GEN_DIR RESULT_DIR
+  acct_collect.py tile|im2col GEN_DIR RESULT_DIR
 
 GEN_DIR holds cases_tile.json and cases_im2col.json (written by
 acct_gen.py); RESULT_DIR the job's tile1.txt, tile2.txt and im2col.txt
@@ -48,8 +48,7 @@ def parse_tiles(path):
             c["early"] = (f[3], int(f[5]))
     return out
 
-def main():
-    gen, res = sys.argv[1], sys.argv[2]
+def tiles(gen, res):
     cases = json.load(open(os.path.join(gen, "cases_tile.json")))
     r1 = parse_tiles(os.path.join(res, "tile1.txt"))
     r2 = parse_tiles(os.path.join(res, "tile2.txt")) if os.path.exists(os.path.join(res, "tile2.txt")) else {}
@@ -95,7 +94,9 @@ def main():
     for c, C in diffs[:40]:
         print("  %s il=%d sw=%d rank=%d dt=%d box=%s es=%s hw=%d ptxi=%d alt=%d" % (
             c["name"], c["il"], c["sw"], c["rank"], c["dt"], c["box"], c["es"], C, c["e_ptxi"], c["e_alt"]))
-    # im2col encodes
+
+def im2col(gen, res):
+    root = os.path.join(HERE, "..")
     ic = json.load(open(os.path.join(gen, "cases_im2col.json")))
     got = {}
     for line in open(os.path.join(res, "im2col.txt")):
@@ -119,4 +120,6 @@ def main():
     print("im2col: %d cases, %d accepted" % (len(lines), len(drv)))
 
 if __name__ == "__main__":
-    main()
+    if len(sys.argv) != 4 or sys.argv[1] not in ("tile", "im2col"):
+        sys.exit("usage: acct_collect.py tile|im2col GEN_DIR RESULT_DIR")
+    (tiles if sys.argv[1] == "tile" else im2col)(sys.argv[2], sys.argv[3])
