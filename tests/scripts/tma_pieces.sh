@@ -27,7 +27,7 @@ mk() { # mk FILE EXPECT_TX
    "box_dim": [8, 4, 2], "element_strides": [1, 1, 1], "interleave": "NONE", "swizzle": "64B",
    "l2_promotion": "NONE", "oob_fill": "NONE"}],
  "params": [{"tensor_map": "tm"}, {"s32": 3}, {"s32": 8}, {"s32": 2}, {"s32": 1}, {"s32": 0}, {"s32": 0},
-            {"u32": $2}, {"u32": 1}, {"u64": 200000}, {"u32": 512}, {"pointer": "dst"}, {"pointer": "status"}]}
+            {"u32": $2}, {"u32": 3}, {"u64": 200000}, {"u32": 512}, {"pointer": "dst"}, {"pointer": "status"}]}
 JSON
 }
 mk "$T/hang.json" 272

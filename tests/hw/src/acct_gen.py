@@ -181,7 +181,7 @@ def tile_launch(c, expect, ptx, name=None, exp=None):
                      {"name": "status", "bytes": 4, "init": {"fill": 0}}],
          "tensor_maps": [tm],
          "params": [{"tensor_map": "tm"}, {"s32": c["rank"]}] + [{"s32": v} for v in co] +
-                   [{"u32": expect}, {"u32": 1}, {"u64": 200000}, {"u32": c["nbytes"]}, {"pointer": "dst"}, {"pointer": "status"}]}
+                   [{"u32": expect}, {"u32": 3}, {"u64": 200000}, {"u32": c["nbytes"]}, {"pointer": "dst"}, {"pointer": "status"}]}
     if exp: d["expect"] = exp
     return d
 

@@ -1,6 +1,12 @@
 // sweep.cpp: the acct GPU sweeps (driver API).
 //   sweep E cases_im2col.txt      cuTensorMapEncodeIm2col status + 128 bytes per line
-//   sweep T cases_tile.txt START  tile loads through interleaved maps: credited tx bytes
+//   sweep T cases_tile.txt START  tile loads (txprobe.ptx, mode 3): the byte count
+//       a load credits to its mbarrier.  expect_tx = ptxi's count first; a
+//       status of 1 there means exact (the phase completed and no byte came
+//       after it); 4 (more came) scans up, 2 (never completed) scans down in
+//       16-byte steps.  Then expect_tx at credit+16, +1, -1, -16, -32 (status,
+//       bytes differing from the exact run's) and three snapshots of shared
+//       memory taken the moment a half-count phase completed (mode 4).
 // Output lines go to stdout, flushed per case. A launch error prints
 // "FAULT <index> <name> <error>" and exits 3 (the context is poisoned); job.sh
 // restarts from the next case.
@@ -36,12 +42,6 @@ static void hex(const uint8_t *p, size_t n)
     for (size_t i = 0; i < n; i++) printf("%02x", p[i]);
 }
 
-static uint64_t fnv(const uint8_t *p, size_t n)
-{
-    uint64_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < n; i++) { h ^= p[i]; h *= 1099511628211ull; }
-    return h;
-}
 
 #define CK(x) do { CUresult r_ = (x); if (r_) { printf("ERR %s line %d: %s\n", #x, __LINE__, ename(r_)); fflush(stdout); exit(2); } } while (0)
 
@@ -170,68 +170,56 @@ static int tile_sweep(const char *file, int start)
         fflush(stdout);
         if (r) { cuMemFree(buf); continue; }
         uint32_t st[16];
-        // raw mbarrier words
-        launch(t, &tm, 0x40000, 0, 50000, st, NULL, "raw");
-        uint64_t w[5];
-        for (int i = 0; i < 5; i++) w[i] = st[2 + 2 * i] | (uint64_t)st[3 + 2 * i] << 32;
-        int64_t unit = (int64_t)(w[3] - w[4]);
-        long long craw = -1;
-        if (unit != 0 && (int64_t)(w[2] - w[3]) == 16 * unit && (int64_t)(w[0] - w[1]) % unit == 0)
-            craw = (int64_t)(w[0] - w[1]) / unit;
-        printf("T %s raw %016llx %016llx %016llx %016llx %016llx unit %lld craw %lld\n", t.name.c_str(),
-               (unsigned long long)w[0], (unsigned long long)w[1], (unsigned long long)w[2],
-               (unsigned long long)w[3], (unsigned long long)w[4], (long long)unit, craw);
-        // binary search: the largest expect_tx whose phase completes
-        uint32_t lo = 0, hi = (1u << 20) - 1;
-        launch(t, &tm, hi, 1, 20000, st, NULL, "bs-hi");
-        if (st[0] == 1) lo = hi;
-        while (hi - lo > 1) {
-            uint32_t mid = lo + (hi - lo) / 2;
-            launch(t, &tm, mid, 1, 20000, st, NULL, "bs");
-            if (st[0] == 1) lo = mid; else hi = mid;
-        }
-        printf("T %s bs %u\n", t.name.c_str(), lo);
-        long long C = craw >= 0 ? craw : lo;
-        // explicit expectations
-        long long tries[] = {C, C + 16, C - 16, C + 1, C - 1, (long long)t.e_ptxi, (long long)t.e_alt};
-        printf("T %s tries", t.name.c_str());
-        for (long long e : tries) {
-            if (e < 0 || e >= (1 << 20)) { printf(" %lld:-", e); continue; }
-            launch(t, &tm, (uint32_t)e, 1, 200000, st, NULL, "try");
-            printf(" %lld:%u", e, st[0]);
-        }
-        printf("\n");
-        std::vector<uint8_t> d1, d2, d3;
-        launch(t, &tm, (uint32_t)C, 1, 500000, st, &d1, "dump1");
+        std::vector<uint8_t> d1, d2, dx;
+        const uint64_t TMO = 200000;
+        long long E = t.e_ptxi;
+        launch(t, &tm, (uint32_t)E, 3, TMO, st, &d1, "exact1");
         uint32_t s1 = st[0];
-        launch(t, &tm, (uint32_t)C, 1, 500000, st, &d2, "dump2");
+        launch(t, &tm, (uint32_t)E, 3, TMO, st, &d2, "exact2");
         uint32_t s2 = st[0];
-        printf("T %s dump %u %u %016llx %016llx same=%d\n", t.name.c_str(), s1, s2,
-               (unsigned long long)fnv(d1.data(), d1.size()), (unsigned long long)fnv(d2.data(), d2.size()),
-               d1 == d2);
+        printf("T %s exact %lld %u %u same=%d\n", t.name.c_str(), E, s1, s2, d1 == d2);
         printf("T %s data ", t.name.c_str());
         hex(d1.data(), d1.size());
         printf("\n");
+        long long C = -1;
+        if (s1 == 1 && s2 == 1) C = E;
+        else if (s1 == 4 || s2 == 4) { // more credited: find the count that completes both phases
+            for (long long e = E + 16; e < (1 << 20) && e <= E + 16 * 512; e += 16) {
+                launch(t, &tm, (uint32_t)e, 3, TMO, st, NULL, "up");
+                if (st[0] == 1) { C = e; break; }
+                if (st[0] == 2) break;
+            }
+        } else if (s1 == 2 || s2 == 2) { // fewer: scan down
+            for (long long e = E - 16; e >= 0 && e >= E - 16 * 512; e -= 16) {
+                launch(t, &tm, (uint32_t)e, 3, TMO, st, NULL, "down");
+                if (st[0] == 1) { C = e; break; }
+            }
+        }
+        printf("T %s credit %lld\n", t.name.c_str(), C);
+        if (C >= 0) {
+            long long tries[] = {C + 16, C + 1, C - 1, C - 16, C - 32, (long long)t.e_alt};
+            printf("T %s tries", t.name.c_str());
+            for (long long e : tries) {
+                if (e < 0 || e >= (1 << 20)) { printf(" %lld:-", e); continue; }
+                launch(t, &tm, (uint32_t)e, 3, TMO, st, &dx, "try");
+                size_t nd = 0;
+                for (size_t i = 0; i < dx.size(); i++) nd += dx[i] != d1[i];
+                printf(" %lld:%u:%zu", e, st[0], st[0] == 2 ? (size_t)0 : nd);
+            }
+            printf("\n");
+        }
         if (C >= 64) { // completion at half the bytes: which chunks had landed (racy snapshot)
             uint32_t half = (uint32_t)(C / 2) & ~15u;
             for (int rep = 0; rep < 3; rep++) {
-                std::vector<uint8_t> dm;
-                launch(t, &tm, half, 1, 200000, st, &dm, "mid");
+                launch(t, &tm, half, 4, TMO, st, &dx, "mid");
                 std::string m;
-                for (size_t i = 0; i + 16 <= dm.size(); i += 16) {
-                    bool fin = !memcmp(&dm[i], &d1[i], 16), fill = true;
-                    for (int j = 0; j < 16; j++) fill = fill && dm[i + j] == 0xA5;
+                for (size_t i = 0; i + 16 <= dx.size(); i += 16) {
+                    bool fin = !memcmp(&dx[i], &d1[i], 16), fill = true;
+                    for (int j = 0; j < 16; j++) fill = fill && dx[i + j] == 0xA5;
                     m += fin && !fill ? 'L' : fin ? '=' : fill ? '.' : '?';
                 }
                 printf("T %s mid %u %u %s\n", t.name.c_str(), half, st[0], m.c_str());
             }
-        }
-        if (C > 16) { // early completion: what lands after it
-            launch(t, &tm, (uint32_t)(C - 16), 2, 100000, st, &d3, "early");
-            size_t ndiff = 0;
-            for (size_t i = 0; i < d3.size(); i++) ndiff += d3[i] != d1[i];
-            printf("T %s early %u ndiff %zu %016llx\n", t.name.c_str(), st[0], ndiff,
-                   (unsigned long long)fnv(d3.data(), d3.size()));
         }
         fflush(stdout);
         cuMemFree(buf);
