@@ -126,7 +126,7 @@ static int exec_mma(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, 
                         "mma.sp: sparsity selector %u of .m%un%uk%u names metadata threads past the quad: "
                         "ptxas accepts it, the H100 stops with an illegal instruction", fm.sel, fm.m, fm.n, fm.kk);
     const ir_function *fn = ip_func(c, f->func);
-    uint64_t a[32 * 8], b[32 * 4], cc[32 * 4], d[32 * 4];
+    uint64_t a[32 * 8], b[32 * 4], cc[32 * 8], d[32 * 8];   /* m8n8k4 .f16 -> .f32: 8 C and D registers */
     for (uint32_t l = 0; l < 32; l++) {
         for (int i = 0; i < fm.na; i++) a[l * fm.na + i] = rreg(f, ip_vec_elem(fn, &in->opd[1], (unsigned)i), l);
         for (int i = 0; i < fm.nb; i++) b[l * fm.nb + i] = rreg(f, ip_vec_elem(fn, &in->opd[2], (unsigned)i), l);

@@ -297,13 +297,16 @@ static int land_rec(interp_ctx *c, ip_cta *t, int g, ip_wg_rec *r)
     if (!c->wgbuf && !(c->wgbuf = calloc(1, sizeof *c->wgbuf)))
         return ip_error(c, INTERP_FAULT, NULL, 0, r->func, r->pc, "out of host memory");
     ip_wg_buf *b = c->wgbuf;
+    uint32_t dslot[128];   /* the accumulator registers (nd <= 128), looked up once */
+    for (uint32_t i = 0; i < f->nd; i++)
+        dslot[i] = ip_vec_elem(fn, &in->opd[0], i)->u.reg;
     for (int j = 0; j < 4; j++) {
         ip_warp *w = &t->warps[g * 4 + j];
         ip_frame *fr = &w->frames[r->fr[j]];
         for (uint32_t l = 0; l < 32; l++) {
             uint32_t th = (uint32_t)j * 32 + l;
             for (uint32_t i = 0; i < f->nd; i++)
-                b->d[th * f->nd + i] = (uint32_t)fr->regs[ip_vec_elem(fn, &in->opd[0], i)->u.reg * IP_WARP + l];
+                b->d[th * f->nd + i] = (uint32_t)fr->regs[dslot[i] * IP_WARP + l];
             if (f->a_regs)
                 for (uint32_t i = 0; i < 4; i++) {
                     const ir_operand *e = ip_vec_elem(fn, &in->opd[1], i);
@@ -323,10 +326,8 @@ static int land_rec(interp_ctx *c, ip_cta *t, int g, ip_wg_rec *r)
         ip_frame *fr = &w->frames[r->fr[j]];
         const uint64_t *mask = c->plan->regmask[r->func];
         for (uint32_t l = 0; l < 32; l++)
-            for (uint32_t i = 0; i < f->nd; i++) {
-                uint32_t slot = ip_vec_elem(fn, &in->opd[0], i)->u.reg;
-                fr->regs[slot * IP_WARP + l] = b->d[((uint32_t)j * 32 + l) * f->nd + i] & mask[slot];
-            }
+            for (uint32_t i = 0; i < f->nd; i++)
+                fr->regs[dslot[i] * IP_WARP + l] = b->d[((uint32_t)j * 32 + l) * f->nd + i] & mask[dslot[i]];
         for (int ln = 0; ln < w->nlanes; ln++)
             if (w->st[ln] == INTERP_T_BULK_WAIT)
                 w->st[ln] = INTERP_T_READY;

@@ -31,6 +31,9 @@
 
 #include <math.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* An operand decoded: value = sig * 2^(exp - frac), with exp the floating
  * exponent (clamped to the type's minimum for subnormals) and sig an integer
@@ -434,9 +437,52 @@ void tc_dot_decode(const struct tc_dot_op *op, bool is_b, const uint32_t *x, int
         if (d.cls >= CL_INF)
             v->special = 1;
         v->sig[i] = d.cls == CL_FIN ? (d.neg ? -(int32_t)d.sig : (int32_t)d.sig) : 0;
-        v->exp[i] = (int16_t)d.exp;
+        v->exp[i] = (int16_t)(v->sig[i] ? d.exp : TC_DV_ZERO_EXP);
+        uint64_t pb = (uint64_t)(1023 + d.exp) << 52;   /* 2^exp (|exp| < 300 for every type here) */
+        double p2;
+        memcpy(&p2, &pb, sizeof p2);
+        v->val[i] = v->sig[i] ? (double)v->sig[i] * p2 : 0.0;
     }
 }
+
+/* tc_dot_dv's two loops; the 16-element forms (f16, bf16) have a
+ * constant trip count, which lets the compiler use vector instructions */
+static inline int dv_maxe(const int16_t *ea, const int16_t *eb, int n)
+{
+    int16_t m = INT16_MIN;
+    for (int i = 0; i < n; i++) {
+        int16_t e = (int16_t)(ea[i] + eb[i]);
+        m = e > m ? e : m;
+    }
+    return m;
+}
+static inline int dv_maxe16(const int16_t *ea, const int16_t *eb) { return dv_maxe(ea, eb, 16); }
+/* sum of trunc(va[i] vb[i] sc): integers below 2^28 each, so every partial
+ * sum is exact in a double, in any order */
+static inline int64_t dv_sum(const double *va, const double *vb, double sc, int n)
+{
+    double s = 0;
+    int i = 0;
+#if defined(__SSE2__)
+    __m128d vs = _mm_set1_pd(sc), acc = _mm_setzero_pd(), acc2 = _mm_setzero_pd();
+    for (; i + 4 <= n; i += 4) {
+        __m128d p = _mm_mul_pd(_mm_mul_pd(_mm_loadu_pd(va + i), _mm_loadu_pd(vb + i)), vs);
+        __m128d p2 = _mm_mul_pd(_mm_mul_pd(_mm_loadu_pd(va + i + 2), _mm_loadu_pd(vb + i + 2)), vs);
+        acc = _mm_add_pd(acc, _mm_cvtepi32_pd(_mm_cvttpd_epi32(p)));
+        acc2 = _mm_add_pd(acc2, _mm_cvtepi32_pd(_mm_cvttpd_epi32(p2)));
+    }
+    for (; i + 2 <= n; i += 2) {
+        __m128d p = _mm_mul_pd(_mm_mul_pd(_mm_loadu_pd(va + i), _mm_loadu_pd(vb + i)), vs);
+        acc = _mm_add_pd(acc, _mm_cvtepi32_pd(_mm_cvttpd_epi32(p)));
+    }
+    acc = _mm_add_pd(acc, acc2);
+    s = _mm_cvtsd_f64(acc) + _mm_cvtsd_f64(_mm_unpackhi_pd(acc, acc));
+#endif
+    for (; i < n; i++)
+        s += (double)(int32_t)(va[i] * vb[i] * sc);
+    return (int64_t)s;
+}
+static inline int64_t dv_sum16(const double *va, const double *vb, double sc) { return dv_sum(va, vb, sc, 16); }
 
 uint64_t tc_dot_dv(const struct tc_dot_op *op, const tc_dvec *a, const tc_dvec *b, uint64_t c)
 {
@@ -447,14 +493,11 @@ uint64_t tc_dot_dv(const struct tc_dot_op *op, const tc_dvec *a, const tc_dvec *
     bool fp8 = op->atype == TC_T_E4M3 || op->atype == TC_T_E5M2;
     int F = fp8 ? 13 : 25, rne = op->dtype == TC_T_F16;
     int dkeep = op->dtype == TC_T_F16 ? 10 : (fp8 ? 13 : 23);
-    int64_t p[64];
-    int e[64], maxe = -100000;
-    for (int i = 0; i < n; i++) {
-        p[i] = (int64_t)a->sig[i] * b->sig[i];
-        e[i] = a->exp[i] + b->exp[i];
-        if (p[i] && e[i] > maxe)
-            maxe = e[i];
-    }
+    /* the largest exponent of a nonzero product (a zero's TC_DV_ZERO_EXP
+     * keeps it out; two of them still fit in 16 bits) */
+    int maxe = n == 16 ? dv_maxe16(a->exp, b->exp) : dv_maxe(a->exp, b->exp, n);
+    if (maxe < TC_DV_ZERO_EXP / 2)
+        maxe = -100000;
     fnum cv = { 0, 0, 0, CL_ZERO };
     if (!op->no_c) {
         cv = decode(op->ctype == TC_T_F16 ? &FMT_F16 : &FMT_F32, (uint32_t)c);
@@ -465,17 +508,16 @@ uint64_t tc_dot_dv(const struct tc_dot_op *op, const tc_dvec *a, const tc_dvec *
     }
     if (maxe == -100000)
         return 0;
-    /* each product cut toward zero at F bits below maxe: with d0 = F - fr
-     * (0..11) the cut is ((|p| << d0) >> (maxe - e)), sign applied after */
-    int64_t S = 0;
+    /* each product cut toward zero at F bits below maxe: in units of
+     * 2^(maxe - F), product i is sig_a sig_b 2^(e_i + F - fr - maxe); in
+     * doubles, val_a val_b is exact (at most 22 significant bits), the
+     * power-of-two scale is exact, and the truncating conversion cuts
+     * toward zero (|t| < 2^28) */
     int d0 = F - fr;
-    for (int i = 0; i < n; i++) {
-        int64_t m = p[i], sg = m >> 63;
-        uint64_t mag = (uint64_t)((m ^ sg) - sg);
-        unsigned u = (unsigned)(maxe - e[i]);
-        int64_t t = u < 63 ? (int64_t)((mag << d0) >> u) : 0;
-        S += (t ^ sg) - sg;
-    }
+    uint64_t sbits = (uint64_t)(1023 + d0 - maxe) << 52;
+    double sc;
+    memcpy(&sc, &sbits, sizeof sc);
+    int64_t S = n == 16 ? dv_sum16(a->val, b->val, sc) : dv_sum(a->val, b->val, sc, n);
     if (cv.cls == CL_FIN) {
         int cfr = op->ctype == TC_T_F16 ? 10 : 23;
         int sh = F + cv.exp - maxe - cfr;

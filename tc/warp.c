@@ -3,7 +3,7 @@
  *
  * Fragment layouts (PTX ISA, "Warp-level matrix fragments"), with
  * g = lane / 4 and t = lane % 4, for every dense m16n8k* and m8n8k* form
- * except the Volta m8n8k4 .f16: an A or B register holds `epr` consecutive
+ * but m8n8k4 .f16 (quadpair_run, below): an A or B register holds `epr` consecutive
  * elements along K (epr = 32 / element bits; f64 registers hold one), and
  *   A reg i, element j: row g + 8 (i % 2),   col t epr + j + 4 epr (i / 2)
  *   B reg i, element j: k   t epr + j + 4 epr i,   col g
@@ -15,6 +15,7 @@
 #include "tc/warp.h"
 #include "tc/dot.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -95,6 +96,19 @@ static const struct { ir_mod mod; uint8_t m, n; uint16_t k; } shapes[] = {
     { IR_M_M8N8K32, 8, 8, 32 }, { IR_M_M8N8K128, 8, 8, 128 },
 };
 
+/* the position (in source order) of the first .row/.col after the opcode: 0 or 1 */
+static int layout_at(const ir_instr *in, int which)
+{
+    int seen = 0;
+    for (int i = 0; i < in->nmods; i++)
+        if (in->mods[i] == IR_M_ROW || in->mods[i] == IR_M_COL) {
+            if (seen == which)
+                return in->mods[i] == IR_M_COL;
+            seen++;
+        }
+    return -1;
+}
+
 bool tc_mma_decode(const ir_instr *in, tc_mma_form *f, char *why, size_t n)
 {
     memset(f, 0, sizeof *f);
@@ -146,8 +160,24 @@ bool tc_mma_decode(const ir_instr *in, tc_mma_form *f, char *why, size_t n)
                  ir_types[in->types[2]].name, ir_types[in->types[3]].name);
         return false;
     }
+    if (f->m == 8 && f->kk == 4 && f->atype == TC_T_F16) {
+        int la = layout_at(in, 0), lb = layout_at(in, 1);
+        if (la < 0 || lb < 0) {
+            snprintf(why, n, "mma.m8n8k4 .f16 without its .alayout and .blayout (.row or .col each)");
+            return false;
+        }
+        f->quadpair = 1;
+        f->acol = (uint8_t)la;
+        f->bcol = (uint8_t)lb;
+        f->aepr = f->bepr = 2;
+        f->na = f->nb = 2;
+        f->nc = (uint8_t)(f->ctype == TC_T_F16 ? 4 : 8);
+        f->nd = (uint8_t)(f->dtype == TC_T_F16 ? 4 : 8);
+        return true;
+    }
     if (!mma_forms[row].runs) {
-        snprintf(why, n, "mma.m8n8k4 .f16 (the Volta quad-pair layout)");
+        snprintf(why, n, "mma .m%un%uk%u .%s.%s.%s.%s", f->m, f->n, f->kk, ir_types[in->types[0]].name,
+                 ir_types[in->types[1]].name, ir_types[in->types[2]].name, ir_types[in->types[3]].name);
         return false;
     }
     if (f->atype == TC_T_B1)
@@ -254,9 +284,135 @@ static struct tc_dot_op dot_op(const tc_mma_form *f, int family)
     return op;
 }
 
+/* mma.m8n8k4 .f16 (PTX ISA, "Matrix Fragments for mma.m8n8k4 with .f16"):
+ * quad pair q is lanes 4q..4q+3 (low half) and 4q+16..4q+19 (high half)
+ * and computes its own D = A B + C of 8x8x4.  With r = lane % 4 and
+ * h = 4 for the high half (0 for the low), element i of a lane is
+ *   A .row: (r + h, i)        A .col: (i + h, r)
+ *   B .row: (r, i + h)        B .col: (i, r + h)
+ *   C/D .f16: (r + h, i)      C/D .f32: ((lane & 1) + (i & 2) + h, (i & 4) + (lane & 2) + (i & 1))
+ * (element i of a 16-bit fragment is half i % 2 of register i / 2). */
+static float h2f(uint32_t h)
+{
+    uint32_t s = (h & 0x8000u) << 16, e = (h >> 10) & 0x1f, m = h & 0x3ff, u;
+    if (e == 0x1f)
+        u = m ? 0x7fffffffu : s | 0x7f800000u;   /* the GPU's conversion writes the canonical NaN */
+    else if (e)
+        u = s | (e + 112) << 23 | m << 13;
+    else if (!m)
+        u = s;
+    else {   /* subnormal: normalise */
+        int k = 0;
+        while (!(m & 0x400)) { m <<= 1; k++; }
+        u = s | (uint32_t)(113 - k) << 23 | (m & 0x3ff) << 13;
+    }
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+static uint32_t f2u32(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return isnan(f) ? 0x7fffffffu : u;
+}
+
+/* f32 to f16, round to nearest even (F2FP.F16.F32) */
+static uint32_t f2h(float f)
+{
+    uint32_t u = f2u32(f), s = (u >> 16) & 0x8000u;
+    if (u == 0x7fffffffu)
+        return 0x7fffu;
+    int e = (int)((u >> 23) & 0xff) - 127;
+    uint32_t m = (u & 0x7fffffu) | 0x800000u;
+    if (e > 15)
+        return s | 0x7c00u;
+    if (e < -25)
+        return s;   /* below half the smallest subnormal (and zeros) */
+    int sh = e >= -14 ? 13 : 13 + (-14 - e);   /* bits of m below the f16 result's last place */
+    uint32_t q = m >> sh, rem = m & ((1u << sh) - 1), half = 1u << (sh - 1);
+    if (rem > half || (rem == half && (q & 1)))
+        q++;
+    /* q counts units of the last place: normal results carry the hidden bit */
+    uint32_t r = e >= -14 ? ((uint32_t)(e + 15) << 10) + (q - 0x400) : q;
+    return s | (r >= 0x7c00u ? 0x7c00u : r);
+}
+
+/* one output of a quad pair's product as ptxas builds it on sm_90 (SASS:
+ * operands converted to f32, products accumulated in FFMA, C added by
+ * FADD): an f32 D is (((a0 b0 + a1 b1) + a2 b2) + a3 b3) + C, a chain of
+ * FFMAs from +0 then one FADD; an f16 D is ((C + (a0 b0 + a1 b1)) +
+ * (a2 b2 + a3 b3)) in FMUL, FFMA and FADD, rounded once to f16. */
+static uint64_t qp_dot(const tc_mma_form *f, const uint64_t *arow, const uint64_t *bcol, int bstride, uint64_t c)
+{
+    float a[4], b[4];
+    for (int k = 0; k < 4; k++) {
+        a[k] = h2f((uint32_t)arow[k]);
+        b[k] = h2f((uint32_t)bcol[k * bstride]);
+    }
+    float cf;
+    if (f->ctype == TC_T_F16)
+        cf = h2f((uint32_t)c);
+    else {
+        uint32_t cu = (uint32_t)c;
+        memcpy(&cf, &cu, 4);
+    }
+    if (f->dtype == TC_T_F32) {
+        float t = fmaf(a[0], b[0], 0.0f);
+        t = fmaf(a[1], b[1], t);
+        t = fmaf(a[2], b[2], t);
+        t = fmaf(a[3], b[3], t);
+        return f2u32(t + cf);
+    }
+    float p = fmaf(a[1], b[1], a[0] * b[0]), q = fmaf(a[3], b[3], a[2] * b[2]);
+    return f2h((cf + p) + q);
+}
+
+static void quadpair_run(const tc_mma_form *f, const uint64_t *a, const uint64_t *b, const uint64_t *c,
+                         uint64_t *d)
+{
+    uint64_t A[8 * 4], B[4 * 8], C[8 * 8], D[8 * 8];
+    for (int q = 0; q < 4; q++) {
+        for (int half = 0; half < 2; half++)
+            for (int r = 0; r < 4; r++) {
+                int lane = 4 * q + 16 * half + r, h = 4 * half;
+                for (int i = 0; i < 4; i++) {
+                    uint64_t av = elt(a[lane * 2 + i / 2], 16, i % 2), bv = elt(b[lane * 2 + i / 2], 16, i % 2);
+                    if (f->acol) A[(i + h) * 4 + r] = av; else A[(r + h) * 4 + i] = av;
+                    if (f->bcol) B[i * 8 + r + h] = bv; else B[r * 8 + i + h] = bv;
+                }
+                for (int i = 0; i < 8; i++) {
+                    if (f->ctype == TC_T_F16)
+                        C[(r + h) * 8 + i] = elt(c[lane * 4 + i / 2], 16, i % 2);
+                    else
+                        C[((lane & 1) + (i & 2) + h) * 8 + (i & 4) + (lane & 2) + (i & 1)] = c[lane * 8 + i] & 0xffffffffu;
+                }
+            }
+        for (int r = 0; r < 8; r++)
+            for (int col = 0; col < 8; col++)
+                D[r * 8 + col] = qp_dot(f, &A[r * 4], &B[col], 8, C[r * 8 + col]);
+        for (int half = 0; half < 2; half++)
+            for (int r = 0; r < 4; r++) {
+                int lane = 4 * q + 16 * half + r, h = 4 * half;
+                if (f->dtype == TC_T_F16) {
+                    for (int i = 0; i < 4; i++)
+                        d[lane * 4 + i] = (D[(r + h) * 8 + 2 * i] & 0xffff) | (D[(r + h) * 8 + 2 * i + 1] & 0xffff) << 16;
+                } else {
+                    for (int i = 0; i < 8; i++)
+                        d[lane * 8 + i] = D[((lane & 1) + (i & 2) + h) * 8 + (i & 4) + (lane & 2) + (i & 1)] & 0xffffffffu;
+                }
+            }
+    }
+}
+
 void tc_mma_run(const tc_mma_form *f, const uint64_t *a, const uint64_t *b, const uint64_t *c,
                 uint64_t *d)
 {
+    if (f->quadpair) {
+        quadpair_run(f, a, b, c, d);
+        return;
+    }
     static _Thread_local uint64_t A[16 * 256], B[256 * 8], C[16 * 8], D[16 * 8];
     mma_unpack(f, f->kk, a, b, c, A, B, C);
     struct tc_dot_op op = dot_op(f, TC_FAM_MMA);
@@ -405,19 +561,6 @@ static int acc_regs(int t, int m, int n)
     if (t == TC_T_F64 || (m == 8 && n == 8))
         return 2;
     return t == TC_T_F16 ? m * n / 64 : m * n / 32;
-}
-
-/* the position (in source order) of the first .row/.col after the opcode: 0 or 1 */
-static int layout_at(const ir_instr *in, int which)
-{
-    int seen = 0;
-    for (int i = 0; i < in->nmods; i++)
-        if (in->mods[i] == IR_M_ROW || in->mods[i] == IR_M_COL) {
-            if (seen == which)
-                return in->mods[i] == IR_M_COL;
-            seen++;
-        }
-    return -1;
 }
 
 bool tc_wmma_decode(const ir_instr *in, tc_wmma_form *f, char *why, size_t n)

@@ -26,6 +26,8 @@ typedef struct tc_mma_form {
     uint8_t sel;               /* mma.sp: the sparsity selector (opd[5]) */
     uint8_t sel_faults;        /* mma.sp: the selector names threads past the quad,
                                 * which ptxas takes and the H100 faults on */
+    uint8_t quadpair;          /* mma.m8n8k4 .f16: four 8x8x4 products, one per quad pair */
+    uint8_t acol, bcol;        /* quadpair: A, B in .col layout (else .row) */
 } tc_mma_form;
 
 /* Decodes an mma instruction; false (with a message in why) for a form ptxi

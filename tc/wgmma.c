@@ -280,6 +280,23 @@ static int load_desc(const tc_wg_io *io, uint64_t desc, bool mn, int t, uint32_t
             }
             continue;
         }
+        if (!mn && (kn * eb) % 16 == 0) {
+            /* K-major: every 16 bytes along K are contiguous (the swizzle
+             * and the core matrices move whole 16-byte units) */
+            uint32_t per = 16 / eb;
+            for (uint32_t k = 0; k < kn; k += per) {
+                uint32_t a = addr_k(&d, r, k * eb);
+                if (a < io->smem_base || a - io->smem_base + 16 > io->smem_size)
+                    goto oob;
+                const uint8_t *p = io->smem + (a - io->smem_base);
+                for (uint32_t j = 0; j < per; j++) {
+                    uint32_t v = 0;
+                    memcpy(&v, p + j * eb, eb);
+                    out[r * stride + k + j] = v;
+                }
+            }
+            continue;
+        }
         for (uint32_t k = 0; k < kn; k++) {
             uint32_t a = mn ? addr_mn(&d, r * eb, k) : addr_k(&d, r, k * eb);
             if (a < io->smem_base || a - io->smem_base + eb > io->smem_size)
