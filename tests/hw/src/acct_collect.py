@@ -7,10 +7,11 @@ GEN_DIR holds cases_tile.json and cases_im2col.json (written by
 acct_gen.py); RESULT_DIR the job's tile1.txt, tile2.txt and im2col.txt
 (sweep.cpp).  Writes
   tests/hw/tx_interleave/cases.jsonl   one tile load per case whose map the
-      driver encoded: expect_tx = the byte count the H100 credited (found by
-      reading the mbarrier word and by a binary search over expect_tx, both
-      agreeing, and the same in both runs), status 1 (phase completed) and
-      the SHA-256 of the shared memory the kernel copied out after it;
+      driver encoded: expect_tx = the byte count the H100 credited (sweep.cpp
+      T mode: exact at that count and never complete at 16 more, the same in
+      both runs), status 1 (the phase completed, and the next one with a
+      plain arrive: no byte more came) and the SHA-256 of the shared memory
+      the kernel copied out;
   tests/hw/im2col_box/cases.jsonl + driver_bytes.txt   every im2col encode
       with the driver's status, and the 128 bytes of those it accepted.
 Prints a summary of what the H100 credited against the tiled formulas."""
@@ -31,21 +32,16 @@ def parse_tiles(path):
         if k == "enc":
             c["enc"] = f[3]
             c["map"] = f[4]
-        elif k == "raw":
-            c["raw"] = f[3:8]
-            c["craw"] = int(f[11])
-        elif k == "bs":
-            c["bs"] = int(f[3])
+        elif k == "exact":
+            c["exact"] = (int(f[3]), f[4], f[5], f[6])
+        elif k == "credit":
+            c["credit"] = int(f[3])
         elif k == "tries":
-            c["tries"] = dict((int(a), b) for a, b in (t.split(":") for t in f[3:]))
-        elif k == "dump":
-            c["dump"] = (f[3], f[4], f[7])
+            c["tries"] = [t.split(":") for t in f[3:]]
         elif k == "data":
             c["data"] = bytes.fromhex(f[3]) if len(f) > 3 else b""
         elif k == "mid":
             c.setdefault("mid", []).append((int(f[3]), f[4], f[5] if len(f) > 5 else ""))
-        elif k == "early":
-            c["early"] = (f[3], int(f[5]))
     return out
 
 def tiles(gen, res):
@@ -66,14 +62,16 @@ def tiles(gen, res):
             continue
         stats["encoded"] += 1
         b = r2.get(c["name"], {})
-        C = a.get("craw", -1)
-        ok = (C >= 0 and a.get("bs") == C and a.get("dump", ("", "", ""))[:2] == ("1", "1")
-              and a["dump"][2] == "same=1" and a.get("tries", {}).get(C + 16) == "2")
+        C = a.get("credit", -1)
+        tries = dict((int(t[0]), t[1]) for t in a.get("tries", []))
+        ok = C >= 0 and tries.get(C + 16) == "2" and a.get("exact", (0, "", "", ""))[3] == "same=1"
+        if C == c["e_ptxi"]:
+            ok = ok and a["exact"][1:3] == ("1", "1")
         if b:
-            ok = ok and b.get("craw") == C and b.get("bs") == C and b.get("data") == a.get("data")
+            ok = ok and b.get("credit") == C and (C != c["e_ptxi"] or b.get("data") == a.get("data"))
         if not ok:
             stats["unstable"] += 1
-            print("not kept:", c["name"], {k: a.get(k) for k in ("craw", "bs", "dump", "tries")})
+            print("not kept:", c["name"], {k: a.get(k) for k in ("exact", "credit", "tries")})
             continue
         if C != c["e_ptxi"]:
             stats["ptxi_model_differs"] += 1
@@ -83,7 +81,6 @@ def tiles(gen, res):
         d["expect"] = {"encode": [{"tensor_map": "tm", "status": "CUDA_SUCCESS"}],
                        "buffers": [{"name": "status", "file": "status1.bin"},
                                    {"name": "dst", "sha256": sha}]}
-        d["x-h100"] = {"credited": C, "ptxi_formula": c["e_ptxi"], "tries": a.get("tries")}
         lines.append(json.dumps(d))
         stats["kept"] += 1
     od = os.path.join(root, "tx_interleave")
