@@ -7,7 +7,9 @@
 cases_tile: 360 tile loads through interleaved maps (16B and 32B, ranks
 3-5, every data type the driver encodes, swizzle NONE/32B/64B/128B, a
 traversal stride > 1 in some dimension of every case, dimension 0 often)
-and 40 loads without interleave (ranks 2-5), seeds 5101 and 5103.
+and 40 loads without interleave (ranks 2-5), seeds 5101 and 5103; then 150
+interleaved loads with large boxes (dimensions to 256, rows to 256 slices,
+up to 32 KiB, seed 5104).
 cases_im2col: 600 cuTensorMapEncodeIm2col argument sets, seed 5102, biased
 to the edges of the pixel bounding box (globalDim + upper - lower around
 0, 1, the traversal stride, pixelsPerColumn around the box's pixel count,
@@ -77,6 +79,52 @@ def tile_cases(n):
         l2 = r.randrange(4)
         out.append(dict(name="txil_%03d" % len(out), dt=dt, rank=rank, il=il, sw=sw, l2=l2, oob=oob, off=off,
                         tbytes=tbytes, seed=r.randrange(1 << 31), gd=gd, gs=gs, box=box, es=es, c=c,
+                        nbytes=nbytes, e_ptxi=e_ptxi, e_alt=e_alt))
+    return out
+
+def big_cases(n):
+    """interleaved tile loads with large boxes (round 3): box dimensions up to
+    256, dimension 0 up to 256 bytes of elements (slices), footprints to
+    32 KiB, coordinates often out of bounds"""
+    r = random.Random(5104)
+    out = []
+    while len(out) < n:
+        rank = r.randint(3, 5)
+        il = r.choice([1, 2])
+        slice_ = 16 if il == 1 else 32
+        sw = r.choice([0, 0, 1, 2, 3])
+        dt = r.randrange(13)
+        esz = ESZ[dt]
+        b0bytes = r.choice([16, 32, 64, 128, 256])
+        if b0bytes % esz: continue
+        box = [b0bytes // esz] + [r.choice([1, 2, 5, 8, 16, 31, 64, 100, 255, 256]) for _ in range(rank - 1)]
+        es = [r.choice([1, 2, 3, 4, 5, 6, 7, 8]) for _ in range(rank)]
+        if all(e == 1 for e in es): es[r.randrange(rank)] = r.choice([2, 3, 8])
+        gd = [r.randint(1, 300)] + [r.randint(1, 300) for _ in range(rank - 1)]
+        gs = []
+        acc = max(gd[0] * esz, 32)
+        for k in range(1, rank):
+            s_ = cdiv(acc, 32) * 32
+            gs.append(s_)
+            acc = s_ * gd[k]
+        off = r.choice([0, 32, 256])
+        reach = off + sum((gd[k] - 1) * gs[k - 1] for k in range(1, rank)) + gd[0] * slice_ + 64
+        tbytes = cdiv(reach, 16) * 16
+        if tbytes > 4000000: continue
+        rows = 1
+        for k in range(1, rank):
+            if k != rank - 2: rows *= cdiv(box[k], es[k])
+        e_ptxi = cdiv(box[0], es[0]) * slice_ * rows
+        rows_all = 1
+        for k in range(1, rank): rows_all *= cdiv(box[k], es[k])
+        e_alt = box[0] * esz * rows_all
+        if e_ptxi > 32768 or e_ptxi < 64: continue
+        nbytes = cdiv(e_ptxi + 128, 128) * 128
+        c = [r.randint(-box[0], gd[0])] + [r.randint(-box[k], gd[k]) if r.random() < 0.5 else r.randint(0, gd[k] - 1)
+                                           for k in range(1, rank)]
+        oob = 1 if dt in FLOAT and r.random() < 0.3 else 0
+        out.append(dict(name="txbig_%03d" % len(out), dt=dt, rank=rank, il=il, sw=sw, l2=r.randrange(4), oob=oob,
+                        off=off, tbytes=tbytes, seed=r.randrange(1 << 31), gd=gd, gs=gs, box=box, es=es, c=c,
                         nbytes=nbytes, e_ptxi=e_ptxi, e_alt=e_alt))
     return out
 
@@ -199,7 +247,7 @@ def im2col_launch(c):
 def pad(v, n, f=0): return list(v) + [f] * (n - len(v))
 
 def main(od):
-    t = tile_cases(360) + plain_cases(40)
+    t = tile_cases(360) + plain_cases(40) + big_cases(150)
     with open(os.path.join(od, "cases_tile.txt"), "w") as f:
         for c in t:
             f.write(" ".join(str(x) for x in [c["name"], c["dt"], c["rank"], c["il"], c["sw"], c["l2"], c["oob"], c["off"],
