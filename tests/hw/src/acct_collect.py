@@ -83,10 +83,19 @@ def tiles(gen, res):
                                    {"name": "dst", "sha256": sha}]}
         lines.append(json.dumps(d))
         stats["kept"] += 1
-    od = os.path.join(root, "tx_interleave")
-    os.makedirs(od, exist_ok=True)
-    open(os.path.join(od, "cases.jsonl"), "w").write("".join(l + "\n" for l in lines))
-    open(os.path.join(od, "status1.bin"), "wb").write(b"\x01\x00\x00\x00")
+    # txil_/txpl_ cases go to tx_interleave, the large boxes (txbig_) to tx_big
+    for sub, pick in (("tx_interleave", lambda n: not n.startswith("txbig_")),
+                      ("tx_big", lambda n: n.startswith("txbig_"))):
+        mine = [l for l in lines if pick(json.loads(l)["name"])]
+        if not mine:
+            continue
+        od = os.path.join(root, sub)
+        os.makedirs(od, exist_ok=True)
+        open(os.path.join(od, "cases.jsonl"), "w").write("".join(
+            (l.replace('"ptx": "txprobe.ptx"', '"ptx": "../tx_interleave/txprobe.ptx"').replace(
+                '"file": "status1.bin"', '"file": "../tx_interleave/status1.bin"') if sub == "tx_big" else l) + "\n"
+            for l in mine))
+    open(os.path.join(root, "tx_interleave", "status1.bin"), "wb").write(b"\x01\x00\x00\x00")
     print("tile:", stats)
     for c, C in diffs[:40]:
         print("  %s il=%d sw=%d rank=%d dt=%d box=%s es=%s hw=%d ptxi=%d alt=%d" % (
