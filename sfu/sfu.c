@@ -33,8 +33,9 @@ static inline uint32_t out32(float r, bool ftz)
  * is 0x7fffffff.  The H100's interpolation tables are not reconstructed bit
  * for bit yet.  RCP, RSQ, SQRT, EX2 and LG2 are the exact value plus a
  * measured correction (tables.c: a line per 1/1024 of the input range,
- * fitted to the GPU's outputs), rounded once; SIN, COS and TANH are the
- * exact value (of the argument as the unit reads it) rounded once.  README, "Known differences from the H100", has the rates. */
+ * fitted to the GPU's outputs), rounded once; TANH is the exact value (of
+ * the argument as the unit reads it) rounded once.  SIN and COS are the
+ * unit's algorithm, bit for bit (sincos.c).  README, "Known differences from the H100", has the rates. */
 
 enum { C_RCP, C_RSQ, C_SQRT, C_EX2, C_LG2, C_SIN, C_COS, C_TANH };
 
@@ -43,7 +44,6 @@ enum { C_RCP, C_RSQ, C_SQRT, C_EX2, C_LG2, C_SIN, C_COS, C_TANH };
  * (H100: ex2 of x and of x + 2^-24 agree for every x in [0.5, 1); ex2 of
  * |x| < 2^-23 is exactly 1; sin of revolutions below 2^-25 is 0) */
 static inline double fixed23(double a) { return fabs(a) >= 0x1p52 ? a : trunc(a * 0x1p23) * 0x1p-23; }
-static inline double fixed25(double a) { return fabs(a) >= 0x1p52 ? a : trunc(a * 0x1p25) * 0x1p-25; }
 
 /* exact value e plus the correction of row (d >> jb) in units of ulp,
  * rounded once to f32; sc = 2^-jb */
@@ -66,56 +66,42 @@ static inline uint32_t scale_ftz(float r, int n)
     return u + (uint32_t)((int32_t)n * (1 << 23));
 }
 
+/* x normal: the interpolator's significand (rcp.c; bit for bit, H100) and
+ * the exponent -e - 1 (-e for a power of two); a result below 2^-126 is
+ * written as zero */
 static uint32_t core_rcp(uint32_t x)
 {
-    uint32_t m = x & 0x7fffffu;
-    int ex = (int)((x >> 23) & 0xff) - 127;
-    float r = m ? corrected(1.0 / (1.0 + m * 0x1p-23), 0x1p-24, sfu_tab_rcp, m, 13, 0x1p-13)
-                : 1.0f;   /* powers of two are exact */
-    return scale_ftz(r, -ex) | (x & 0x80000000u);
+    extern uint32_t sfu_rcp_sig(uint32_t frac);
+    uint32_t y = sfu_rcp_sig(x & 0x7fffffu), s = x & 0x80000000u;
+    int ef = 253 - (int)((x >> 23) & 0xff) + (int)(y >> 24);   /* y = 2^24 only for a power of two */
+    if (ef <= 0)
+        return s;
+    return s | (uint32_t)ef << 23 | (y & 0x7fffffu);
 }
 
-/* x > 0 normal: x = xr 4^k with xr in [1, 4); d = the bits of xr over 1 */
+/* x > 0 normal: x = xr 4^k with xr in [1, 4); d = the bits of xr over 1.
+ * MUFU.RSQ and MUFU.SQRT are reconstructed bit for bit (rsq.c); the
+ * exponent only scales the core's result (H100: every exponent agrees) */
 static uint32_t core_rsq_sqrt(uint32_t x, bool rsq)
 {
     int ex = (int)((x >> 23) & 0xff) - 127, k = ex >> 1;   /* floor(ex / 2) */
     uint32_t d = ((uint32_t)(ex - 2 * k) << 23) | (x & 0x7fffffu);
-    double xr = u2f(0x3f800000u + d);
-    if (!d)
-        return scale_ftz(1.0f, rsq ? -k : k);   /* powers of four are exact */
-    float r = rsq ? corrected(1.0 / sqrt(xr), 0x1p-24, sfu_tab_rsqrt, d, 14, 0x1p-14)
-                  : corrected(sqrt(xr), 0x1p-23, sfu_tab_sqrt, d, 14, 0x1p-14);
-    return scale_ftz(r, rsq ? -k : k);
+    extern uint32_t sfu_core_rsq_sqrt(uint32_t d, bool rsq);   /* rsq.c: the interpolator, bit for bit */
+    return scale_ftz(u2f(sfu_core_rsq_sqrt(d, rsq)), rsq ? -k : k);
 }
 
+/* MUFU.EX2: the H100's interpolator, bit for bit (sfu/ex2.c) */
 static uint32_t core_ex2(uint32_t x)
 {
-    double a = fixed23(u2f(x));
-    if (!(fabs(a) < 256.0))
-        return out32((float)exp2(a), true);   /* Inf, 0, and beyond the range */
-    double n = floor(a), f = a - n;
-    uint32_t d = (uint32_t)(f * 0x1p23);
-    float r = !d ? 1.0f   /* integers are exact */
-              : corrected(exp2(f), 0x1p-23, a < 0 ? sfu_tab_ex2_neg : sfu_tab_ex2_pos, d, 13, 0x1p-13);
-    return scale_ftz(r, (int)n);
+    extern uint32_t sfu_ex2_core(uint32_t x);
+    return sfu_ex2_core(x);
 }
 
-/* x > 0 normal: log2 x plus the correction (in units of 2^-24) measured
- * over [1, 2) for x >= 1 and over [0.5, 1) for x < 1 */
+/* x > 0 normal: the H100's interpolator, bit for bit (lg2.c) */
 static uint32_t core_lg2(uint32_t x)
 {
-    uint32_t d = (x & 0x7fffffu) | (x >= 0x3f800000u ? 0x800000u : 0);
-    if (x == 0x3f800000u)
-        return 0;
-    const float *row = sfu_tab_lg2[d >> 14];
-    double t = (double)(d & 0x3fff) * 0x1p-14 - 0.5;
-    double v = log2((double)u2f(x)) + (row[0] + row[1] * t) * 0x1p-24;
-    uint32_t r = f2u((float)v);
-    /* the H100 rounds toward zero (a fixed-point sum of exponent and
-     * logarithm, truncated to the f32 result; fit.c fits the table so) */
-    if (fabs((double)u2f(r)) > fabs(v))
-        r--;
-    return flush32(r);
+    extern uint32_t sfu_lg2_core(uint32_t x);
+    return sfu_lg2_core(x);
 }
 
 static uint32_t core(int fn, uint32_t x)
@@ -148,17 +134,11 @@ static uint32_t core(int fn, uint32_t x)
             return core_lg2(x);
         r = log2(a);
         break;
-    /* the argument is already in revolutions (the FMUL.RZ by 1/(2 pi) before) */
+    /* the argument is already in revolutions (the FMUL.RZ by 1/(2 pi)
+     * before); sincos.c has the unit's algorithm, bit for bit */
     case C_SIN: case C_COS: {
-        if (isinf(a))
-            return QNAN32;
-        double q = fixed25(a), f = copysign(q - trunc(q), q) * 6.283185307179586476925;   /* fmod(q, 1), exactly */
-        /* below 2^-15 revolutions SIN is its first table row's slope alone:
-         * 25737 units of 2^-37 per 2^-25 revolution (H100, every such input) */
-        if (fn == C_SIN && fabs(q) < 0x1p-15)
-            return f2u((float)(q * 0x1p25 * 25737.0 * 0x1p-37));
-        r = fn == C_SIN ? sin(f) : cos(f);
-        break;
+        extern uint32_t sfu_sincos_core(uint32_t x, bool cos);
+        return sfu_sincos_core(x, fn == C_COS);
     }
     /* TANH: x itself for |x| <= 2^-8; above, the input's low 4 mantissa
      * bits are ignored (H100: the result is constant over each 16 inputs);
