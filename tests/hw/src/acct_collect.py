@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Turn the H100 output of the acct sweeps into two suites.
 
-  acct_collect.py tile|im2col GEN_DIR RESULT_DIR
+  acct_collect.py tile|i2t|im2col GEN_DIR RESULT_DIR
 
 GEN_DIR holds cases_tile.json and cases_im2col.json (written by
 acct_gen.py); RESULT_DIR the job's tile1.txt, tile2.txt and im2col.txt
@@ -12,6 +12,8 @@ acct_gen.py); RESULT_DIR the job's tile1.txt, tile2.txt and im2col.txt
       both runs), status 1 (the phase completed, and the next one with a
       plain arrive: no byte more came) and the SHA-256 of the shared memory
       the kernel copied out;
+  tests/hw/tx_im2col/cases.jsonl   (i2t) the same for im2col loads
+      (kernel tx_probe_im2col, cases_i2t.json, i2t1.txt and i2t2.txt);
   tests/hw/im2col_box/cases.jsonl + driver_bytes.txt   every im2col encode
       with the driver's status, and the 128 bytes of those it accepted.
 Prints a summary of what the H100 credited against the tiled formulas."""
@@ -19,7 +21,7 @@ import hashlib, json, os, sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from acct_gen import tile_launch, im2col_launch  # noqa: E402
+from acct_gen import tile_launch, im2col_launch, i2t_launch  # noqa: E402
 
 def parse_tiles(path):
     out = {}
@@ -44,10 +46,12 @@ def parse_tiles(path):
             c.setdefault("mid", []).append((int(f[3]), f[4], f[5] if len(f) > 5 else ""))
     return out
 
-def tiles(gen, res):
-    cases = json.load(open(os.path.join(gen, "cases_tile.json")))
-    r1 = parse_tiles(os.path.join(res, "tile1.txt"))
-    r2 = parse_tiles(os.path.join(res, "tile2.txt")) if os.path.exists(os.path.join(res, "tile2.txt")) else {}
+def tiles(gen, res, kind="tile"):
+    i2t = kind == "i2t"
+    cases = json.load(open(os.path.join(gen, "cases_i2t.json" if i2t else "cases_tile.json")))
+    f1, f2 = ("i2t1.txt", "i2t2.txt") if i2t else ("tile1.txt", "tile2.txt")
+    r1 = parse_tiles(os.path.join(res, f1))
+    r2 = parse_tiles(os.path.join(res, f2)) if os.path.exists(os.path.join(res, f2)) else {}
     root = os.path.join(HERE, "..")
     lines, stats = [], {"cases": len(cases), "encoded": 0, "kept": 0, "rejected": 0, "unstable": 0,
                         "missing": 0, "ptxi_model_differs": 0}
@@ -77,12 +81,24 @@ def tiles(gen, res):
             stats["ptxi_model_differs"] += 1
             diffs.append((c, C))
         sha = hashlib.sha256(a["data"]).hexdigest()
-        d = tile_launch(c, C, "txprobe.ptx")
+        d = i2t_launch(c, C, "txprobe_im2col.ptx") if i2t else tile_launch(c, C, "txprobe.ptx")
         d["expect"] = {"encode": [{"tensor_map": "tm", "status": "CUDA_SUCCESS"}],
                        "buffers": [{"name": "status", "file": "status1.bin"},
                                    {"name": "dst", "sha256": sha}]}
+        if i2t:
+            d["expect"]["buffers"][0]["file"] = "../tx_interleave/status1.bin"
         lines.append(json.dumps(d))
         stats["kept"] += 1
+    if i2t:
+        od = os.path.join(root, "tx_im2col")
+        os.makedirs(od, exist_ok=True)
+        open(os.path.join(od, "cases.jsonl"), "w").write("".join(l + "\n" for l in lines))
+        print("im2col loads:", stats)
+        for c, C in diffs[:40]:
+            print("  %s il=%d sw=%d rank=%d dt=%d cpp=%d ppc=%d es=%s hw=%d ptxi=%d alt=%d" % (
+                c["name"], c["il"], c["sw"], c["rank"], c["dt"], c["cpp"], c["ppc"], c["es"], C, c["e_ptxi"],
+                c["e_alt"]))
+        return
     # txil_/txpl_ cases go to tx_interleave, the large boxes (txbig_) to tx_big
     for sub, pick in (("tx_interleave", lambda n: not n.startswith("txbig_")),
                       ("tx_big", lambda n: n.startswith("txbig_"))):
@@ -126,6 +142,9 @@ def im2col(gen, res):
     print("im2col: %d cases, %d accepted" % (len(lines), len(drv)))
 
 if __name__ == "__main__":
-    if len(sys.argv) != 4 or sys.argv[1] not in ("tile", "im2col"):
-        sys.exit("usage: acct_collect.py tile|im2col GEN_DIR RESULT_DIR")
-    (tiles if sys.argv[1] == "tile" else im2col)(sys.argv[2], sys.argv[3])
+    if len(sys.argv) != 4 or sys.argv[1] not in ("tile", "i2t", "im2col"):
+        sys.exit("usage: acct_collect.py tile|i2t|im2col GEN_DIR RESULT_DIR")
+    if sys.argv[1] == "im2col":
+        im2col(sys.argv[2], sys.argv[3])
+    else:
+        tiles(sys.argv[2], sys.argv[3], sys.argv[1])

@@ -15,7 +15,9 @@ to the edges of the pixel bounding box (globalDim + upper - lower around
 0, 1, the traversal stride, pixelsPerColumn around the box's pixel count,
 corners at the ends of their fields), the other arguments legal.
 The .txt files are what sweep.cpp (beside this file) reads on the GPU;
-acct_collect.py turns its output into the suites."""
+acct_collect.py turns its output into the suites.
+  acct_gen.py i2t OUTDIR PTXI txprobe_im2col.ptx   writes cases_i2t.{txt,json}:
+                         244 im2col loads (seed 5105) with ptxi's counts.""" 
 import json, random, sys, os
 DT = ["UINT8", "UINT16", "UINT32", "INT32", "UINT64", "INT64", "FLOAT16", "FLOAT32", "FLOAT64", "BFLOAT16",
       "FLOAT32_FTZ", "TFLOAT32", "TFLOAT32_FTZ"]
@@ -263,5 +265,98 @@ def main(od):
     json.dump(m, open(os.path.join(od, "cases_im2col.json"), "w"))
     print(len(t), len(m))
 
+
+def i2t_cases(n):
+    """im2col loads (round 4): interleave 16B/32B (and NONE), ranks 3-5,
+    traversal strides, corners, offsets; ptxi's count is filled in by
+    i2t_fill (which also drops the loads ptxi faults)"""
+    r = random.Random(5105)
+    out = []
+    while len(out) < n:
+        rank = r.randint(3, 5)
+        ns = rank - 2
+        il = r.choice([1, 1, 2, 2, 0])
+        sw = r.choice([0, 0, 1, 2, 3])
+        dt = r.randrange(13)
+        esz = ESZ[dt]
+        cpp = r.choice([c for c in (1, 2, 4, 8, 16, 32, 64, 128, 256) if c * esz % 16 == 0 and
+                        (il or not SPAN[sw] or c * esz <= SPAN[sw])] or [16 // esz])
+        gd = [r.randint(1, 40) if il else cpp * r.randint(1, 2)] + [r.randint(1, 12) for _ in range(ns)] + [r.randint(1, 3)]
+        es = [r.choice([1, 2, 3, 4, 8]) for _ in range(rank)]
+        sd = 0 if il else 1  # first spatial dimension
+        lo = [r.randint(-3, 1) for _ in range(ns)]
+        up = [r.randint(-2, 3) for _ in range(ns)]
+        if any(gd[sd + i] + up[i] - lo[i] <= 0 for i in range(ns)): continue
+        ppc = r.choice([1, 2, 4, 8, 16, 32, 64, 100, 128, 256])
+        gs = []
+        acc = max(gd[0] * esz, 32)
+        slice_ = 32 if il == 2 else 16
+        for kk in range(1, rank):
+            s_ = cdiv(acc, 32) * 32
+            gs.append(s_); acc = s_ * gd[kk]
+        off = r.choice([0, 32, 256])
+        tbytes = cdiv(off + acc + gd[0] * slice_ + 64, 16) * 16
+        c = [0] * rank
+        if il:
+            for i in range(ns): c[i] = r.randint(lo[i], gd[i] - 1 + up[i])
+            c[ns] = r.randint(0, gd[ns] - 1)
+        else:
+            c[0] = r.randint(0, max(gd[0] // cpp - 1, 0)) * cpp
+            for i in range(ns): c[1 + i] = r.randint(lo[i], gd[1 + i] - 1 + up[i])
+        c[rank - 1] = r.randint(0, gd[rank - 1] - 1)
+        offs = sum(r.randint(0, 2) << (8 * i) for i in range(ns))
+        out.append(dict(name="txi2c_%03d" % len(out), dt=dt, rank=rank, il=il, sw=sw, l2=0,
+                        oob=1 if dt in FLOAT and r.random() < 0.3 else 0, off=off, tbytes=tbytes,
+                        seed=r.randrange(1 << 31), gd=gd, gs=gs, box=[1] * rank, es=es, c=c, lo=lo, up=up,
+                        cpp=cpp, ppc=ppc, offs=offs, nbytes=0, e_ptxi=0, e_alt=0))
+    return out
+
+def i2t_launch(c, expect, ptx, exp=None):
+    d = tile_launch(c, expect, ptx, exp=exp)
+    tm = d["tensor_maps"][0]
+    del tm["box_dim"]
+    tm["encode"] = "im2col"
+    tm.update({"pixel_box_lower_corner": c["lo"], "pixel_box_upper_corner": c["up"],
+               "channels_per_pixel": c["cpp"], "pixels_per_column": c["ppc"]})
+    d["kernel"] = "tx_probe_im2col"
+    d["params"].append({"u32": c["offs"]})
+    return d
+
+def i2t_fill(cases, ptxi, ptx, tmp):
+    """ptxi's count for each im2col load (from the deadlock report of a run
+    with expect_tx = 2^20 - 1); loads ptxi faults, or of more than 8 KiB,
+    are dropped.  The dump window: twice the count, or the rows padded to
+    the swizzle span, and 256 bytes."""
+    import re, subprocess
+    keep = []
+    for c in cases:
+        c["nbytes"] = 16384
+        d = i2t_launch(c, (1 << 20) - 1, ptx)
+        open(tmp, "w").write(json.dumps(d))
+        o = subprocess.run([ptxi, "run", tmp], capture_output=True, text=True).stdout
+        m = re.search(r"bytes the copies brought: (\d+)", o)
+        if not m or not 0 < int(m.group(1)) <= 8192:
+            continue
+        c["e_ptxi"] = int(m.group(1))
+        c["e_alt"] = c["cpp"] * ESZ[c["dt"]] * c["ppc"]
+        span = SPAN[c["sw"]] if c["il"] == 0 else 0
+        c["nbytes"] = cdiv(max(2 * c["e_ptxi"], c["ppc"] * span) + 256, 128) * 128
+        keep.append(c)
+    return keep
+
+def main_i2t(od, ptxi, ptx):
+    cs = i2t_fill(i2t_cases(260), ptxi, ptx, os.path.join(od, "i2t_tmp.json"))
+    json.dump(cs, open(os.path.join(od, "cases_i2t.json"), "w"))
+    with open(os.path.join(od, "cases_i2t.txt"), "w") as f:
+        for c in cs:
+            f.write(" ".join(str(x) for x in [c["name"], c["dt"], c["rank"], c["il"], c["sw"], c["l2"], c["oob"], c["off"],
+                    c["tbytes"], c["seed"]] + pad(c["gd"], 5, 1) + pad(c["gs"], 4, c["gs"][-1]) + pad(c["box"], 5, 1) +
+                    pad(c["es"], 5, 1) + pad(c["c"], 5) + [c["nbytes"], c["e_ptxi"], c["e_alt"]] + pad(c["lo"], 3) +
+                    pad(c["up"], 3) + [c["cpp"], c["ppc"], c["offs"]]) + "\n")
+    print(len(cs))
+
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else ".")
+    if len(sys.argv) > 1 and sys.argv[1] == "i2t":   # acct_gen.py i2t OUTDIR PTXI txprobe_im2col.ptx
+        main_i2t(sys.argv[2], sys.argv[3], os.path.abspath(sys.argv[4]))
+    else:
+        main(sys.argv[1] if len(sys.argv) > 1 else ".")

@@ -1,5 +1,7 @@
 // sweep.cpp: the acct GPU sweeps (driver API).
 //   sweep E cases_im2col.txt      cuTensorMapEncodeIm2col status + 128 bytes per line
+//   sweep M cases_i2t.txt START   the same with im2col loads (txprobe_im2col.ptx,
+//       kernel tx_probe_im2col; each line adds lower[3] upper[3] cpp ppc offsets)
 //   sweep T cases_tile.txt START  tile loads (txprobe.ptx, mode 3): the byte count
 //       a load credits to its mbarrier.  expect_tx = ptxi's count first; a
 //       status of 1 there means exact (the phase completed and no byte came
@@ -86,10 +88,14 @@ struct TCase {
     cuuint32_t box[5], es[5];
     int c[5];
     unsigned nbytes, e_ptxi, e_alt;
+    int im2col, lo[3], up[3];
+    unsigned cpp, ppc, offs;
 };
 
 static CUfunction fn;
 static CUdeviceptr dstd, statd;
+
+static CUfunction fn_im;
 
 static int launch(const TCase &t, CUtensorMap *tm, uint32_t expect, uint32_t mode, uint64_t tmo, uint32_t *st,
                   std::vector<uint8_t> *dump, const char *what)
@@ -99,8 +105,9 @@ static int launch(const TCase &t, CUtensorMap *tm, uint32_t expect, uint32_t mod
     int rank = t.rank;
     int c0 = t.c[0], c1 = t.c[1], c2 = t.c[2], c3 = t.c[3], c4 = t.c[4];
     uint32_t nb = t.nbytes;
-    void *args[] = {tm, &rank, &c0, &c1, &c2, &c3, &c4, &expect, &mode, &tmo, &nb, &dstd, &statd};
-    CUresult r = cuLaunchKernel(fn, 1, 1, 1, 32, 1, 1, nb + 1024, 0, args, 0);
+    uint32_t offs = t.offs;
+    void *args[] = {tm, &rank, &c0, &c1, &c2, &c3, &c4, &expect, &mode, &tmo, &nb, &dstd, &statd, &offs};
+    CUresult r = cuLaunchKernel(t.im2col ? fn_im : fn, 1, 1, 1, 32, 1, 1, nb + 1024, 0, args, 0);
     if (!r) r = cuCtxSynchronize();
     if (r) {
         printf("FAULT %s %s %s expect=%u mode=%u\n", t.name.c_str(), ename(r), what, expect, mode);
@@ -112,7 +119,7 @@ static int launch(const TCase &t, CUtensorMap *tm, uint32_t expect, uint32_t mod
     return 0;
 }
 
-static int tile_sweep(const char *file, int start)
+static int tile_sweep(const char *file, int start, int im2col)
 {
     FILE *f = fopen(file, "r");
     if (!f) { printf("ERR open %s\n", file); return 2; }
@@ -129,19 +136,30 @@ static int tile_sweep(const char *file, int start)
         for (int i = 0; i < 5; i++) if (fscanf(f, "%u", &t.es[i]) != 1) return 2;
         for (int i = 0; i < 5; i++) if (fscanf(f, "%d", &t.c[i]) != 1) return 2;
         if (fscanf(f, "%u %u %u", &t.nbytes, &t.e_ptxi, &t.e_alt) != 3) return 2;
+        t.im2col = im2col;
+        t.offs = 0;
+        if (im2col) {
+            for (int i = 0; i < 3; i++) if (fscanf(f, "%d", &t.lo[i]) != 1) return 2;
+            for (int i = 0; i < 3; i++) if (fscanf(f, "%d", &t.up[i]) != 1) return 2;
+            if (fscanf(f, "%u %u %u", &t.cpp, &t.ppc, &t.offs) != 3) return 2;
+        }
         cs.push_back(t);
     }
     fclose(f);
     CUmodule mod;
     std::vector<char> ptx;
     {
-        FILE *p = fopen("txprobe.ptx", "rb");
+        FILE *p = fopen(im2col ? "txprobe_im2col.ptx" : "txprobe.ptx", "rb");
         if (!p) { printf("ERR no txprobe.ptx\n"); return 2; }
         fseek(p, 0, SEEK_END); long n = ftell(p); fseek(p, 0, SEEK_SET);
         ptx.resize(n + 1); if (fread(ptx.data(), 1, n, p) != (size_t)n) return 2; ptx[n] = 0; fclose(p);
     }
     CK(cuModuleLoadData(&mod, ptx.data()));
     CK(cuModuleGetFunction(&fn, mod, "tx_probe"));
+    if (im2col) {
+        CK(cuModuleGetFunction(&fn_im, mod, "tx_probe_im2col"));
+        CK(cuFuncSetAttribute(fn_im, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 200 * 1024));
+    }
     CK(cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 200 * 1024));
     CK(cuMemAlloc(&dstd, 256 * 1024));
     CK(cuMemAlloc(&statd, 64));
@@ -161,9 +179,13 @@ static int tile_sweep(const char *file, int start)
         }
         CUtensorMap tm;
         memset(&tm, 0, sizeof tm);
-        CUresult r = cuTensorMapEncodeTiled(&tm, DT[t.dt], t.rank, (void *)(buf + t.off), t.gd, t.gs, t.box, t.es,
-                                            (CUtensorMapInterleave)t.il, (CUtensorMapSwizzle)t.sw,
-                                            (CUtensorMapL2promotion)t.l2, (CUtensorMapFloatOOBfill)t.oob);
+        CUresult r = t.im2col
+            ? cuTensorMapEncodeIm2col(&tm, DT[t.dt], t.rank, (void *)(buf + t.off), t.gd, t.gs, t.lo, t.up, t.cpp, t.ppc,
+                                      t.es, (CUtensorMapInterleave)t.il, (CUtensorMapSwizzle)t.sw,
+                                      (CUtensorMapL2promotion)t.l2, (CUtensorMapFloatOOBfill)t.oob)
+            : cuTensorMapEncodeTiled(&tm, DT[t.dt], t.rank, (void *)(buf + t.off), t.gd, t.gs, t.box, t.es,
+                                     (CUtensorMapInterleave)t.il, (CUtensorMapSwizzle)t.sw,
+                                     (CUtensorMapL2promotion)t.l2, (CUtensorMapFloatOOBfill)t.oob);
         printf("T %s enc %s ", t.name.c_str(), r ? ename(r) : "CUDA_SUCCESS");
         if (!r) hex((const uint8_t *)&tm, 128); else printf("-");
         printf("\n");
@@ -238,5 +260,5 @@ int main(int argc, char **argv)
     CK(cuDevicePrimaryCtxRetain(&ctx, dev));
     CK(cuCtxSetCurrent(ctx));
     if (argv[1][0] == 'E') return encode_sweep(argv[2]);
-    return tile_sweep(argv[2], argc > 3 ? atoi(argv[3]) : 0);
+    return tile_sweep(argv[2], argc > 3 ? atoi(argv[3]) : 0, argv[1][0] == 'M');
 }
