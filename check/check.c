@@ -31,16 +31,23 @@ typedef struct ck_cell {
     uint8_t wmask, rmask;      /* bytes of the granule; rmask bits 4..7: the reader read
                                   those bytes before anything had written them */
     uint8_t init;              /* bytes ever written */
+    uint8_t lflags;            /* CK_WAMBIG, CK_RAMBIG: the lane check is off for this cell */
+    uint32_t wws, rws;         /* the agent's warp-sync count at the write / the reads */
+    uint32_t rlanes;           /* lanes of the reading agent that read in interval rws */
 } ck_cell;
+
+enum { CK_WAMBIG = 1, CK_RAMBIG = 2 };
 
 struct ck_state {
     int ncta, nwarps;
     uint32_t nag, width, used;
     uint32_t smem, ngran;
     uint32_t *clocks;
+    uint32_t *wsync;           /* per agent: warp-sync count (ck_warp_sync) */
     uint32_t *seen;            /* nag rows of `width`: direct observations (ck_seen) */
     uint32_t *seen_lanes;      /* and the lanes that made them */
     uint32_t *seen_site;       /* and the wait instruction */
+    uint32_t *obs_ws, *obs_lanes, *obs_base, *obs_site; /* nag rows of `width`: ck_lane_observe */
     ck_cell *shadow;
     uint16_t *mbar_ix;
     ck_mbar *mbars;
@@ -87,9 +94,14 @@ ck_state *ck_new(int ncta, int nwarps, uint32_t smem)
     s->ngran = (smem + 3) / 4;
     size_t w = s->width;
     s->clocks = calloc((size_t)s->nag * w, 4);
+    s->wsync = calloc(s->nag, 4);
     s->seen = calloc((size_t)s->nag * w, 4);
     s->seen_lanes = calloc((size_t)s->nag * w, 4);
     s->seen_site = calloc((size_t)s->nag * w, 4);
+    s->obs_ws = calloc((size_t)s->nag * w, 4);
+    s->obs_lanes = calloc((size_t)s->nag * w, 4);
+    s->obs_base = calloc((size_t)s->nag * w, 4);
+    s->obs_site = calloc((size_t)s->nag * w, 4);
     s->shadow = calloc((size_t)ncta * s->ngran, sizeof *s->shadow);
     s->mbar_ix = calloc((size_t)ncta * (smem / 8 + 1), 2);
     s->bars = calloc((size_t)ncta * 16 * w, 4);
@@ -106,7 +118,7 @@ ck_state *ck_new(int ncta, int nwarps, uint32_t smem)
     s->bulk_op = calloc((size_t)s->nag * 32, 4);
     s->nwg = (uint32_t)ncta * (uint32_t)((nwarps + 3) / 4);
     s->wg_comp = calloc(s->nwg + 1, 2);
-    if (!s->clocks || !s->seen || !s->seen_lanes || !s->seen_site || !s->shadow || !s->mbar_ix || !s->bars || !s->cbar || !s->memsync || !s->remote ||
+    if (!s->clocks || !s->wsync || !s->seen || !s->seen_lanes || !s->seen_site || !s->obs_ws || !s->obs_lanes || !s->obs_base || !s->obs_site || !s->shadow || !s->mbar_ix || !s->bars || !s->cbar || !s->memsync || !s->remote ||
         !s->remote_site || !s->remote_lane || !s->bulk_wcomp || !s->fenced || !s->fence_snap || !s->bulk_comp || !s->bulk_need || !s->bulk_op || !s->wg_comp) {
         ck_free(s);
         return NULL;
@@ -123,9 +135,14 @@ void ck_free(ck_state *s)
         free(s->pool[i]);
     free(s->pool);
     free(s->clocks);
+    free(s->wsync);
     free(s->seen);
     free(s->seen_lanes);
     free(s->seen_site);
+    free(s->obs_ws);
+    free(s->obs_lanes);
+    free(s->obs_base);
+    free(s->obs_site);
     free(s->shadow);
     free(s->mbar_ix);
     free(s->mbars);
@@ -159,9 +176,12 @@ void ck_reset(ck_state *s)
         memset(s->seen + (size_t)a * w, 0, u * 4);
         memset(s->seen_lanes + (size_t)a * w, 0, u * 4);
         memset(s->seen_site + (size_t)a * w, 0, u * 4);
+        memset(s->obs_ws + (size_t)a * w, 0, u * 4);
     }
-    for (uint32_t a = 0; a < s->nag; a++)
+    for (uint32_t a = 0; a < s->nag; a++) {
         row(s, a)[a] = 1;        /* epochs start at 1: 0 marks "no access" */
+        s->wsync[a] = 1;
+    }
     memset(s->shadow, 0, (size_t)s->ncta * s->ngran * sizeof *s->shadow);
     memset(s->mbar_ix, 0, (size_t)s->ncta * (s->smem / 8 + 1) * 2);
     memset(s->bars, 0, (size_t)s->ncta * 16 * w * 4);
@@ -226,8 +246,50 @@ void ck_release(ck_state *s, uint32_t agent, uint32_t *sync)
     r[agent]++;
 }
 
+void ck_warp_sync(ck_state *s, uint32_t agent) { s->wsync[agent]++; }
+
+void ck_lane_observe(ck_state *s, uint32_t agent, uint32_t lane, uint32_t comp, uint32_t v, uint32_t site)
+{
+    if (!comp)
+        return;
+    size_t i = (size_t)agent * s->width + comp;
+    uint32_t *r = row(s, agent);
+    if (s->obs_ws[i] != s->wsync[agent]) {
+        /* the first lane of a new interval: what every lane had before it */
+        s->obs_ws[i] = s->wsync[agent];
+        s->obs_base[i] = r[comp];
+        s->obs_lanes[i] = 0;
+    }
+    s->obs_lanes[i] |= 1u << lane;
+    s->obs_site[i] = site;
+    if (r[comp] < v)
+        r[comp] = v;
+}
+
+uint32_t ck_lane_obs_site(ck_state *s, uint32_t agent, uint32_t comp)
+{
+    return s->obs_site[(size_t)agent * s->width + comp];
+}
+
+/* An async write (op) ordered before agent at warp level: is it ordered
+ * before this lane?  Not if the ordering came from other lanes' wait in
+ * the current warp-sync interval (ck_lane_observe). */
+static bool lane_unwaited(ck_state *s, uint32_t agent, uint32_t lane, uint32_t op, uint32_t *waiter)
+{
+    const ck_op *o = &s->ops[op];
+    if (!o->comp || o->wgmma || !o->is_load)
+        return false;
+    size_t i = (size_t)agent * s->width + o->comp;
+    if (!s->obs_ws[i] || s->obs_ws[i] + 1 != s->wsync[agent] || (s->obs_lanes[i] >> lane & 1) ||
+        o->val <= s->obs_base[i])
+        return false;
+    *waiter = (uint32_t)__builtin_ctz(s->obs_lanes[i]);
+    return true;
+}
+
 void ck_acquire(ck_state *s, uint32_t agent, const uint32_t *sync)
 {
+    s->wsync[agent]++;           /* whatever orders the warp after others orders its lanes */
     if (sync)
         ck_join(s, row(s, agent), sync);
 }
@@ -545,39 +607,78 @@ int ck_access(ck_state *s, uint32_t agent, uint32_t lane, uint32_t site, int cta
         return CK_OK;
     const bool write = flags & CK_WRITE, sync = flags & CK_SYNC, same = flags & CK_SAME;
     const uint32_t *r = row(s, agent);
-    const uint32_t ep = r[agent];
+    const uint32_t ep = r[agent], ws = s->wsync[agent], lbit = 1u << lane;
     ck_cell *c = s->shadow + (size_t)cta * s->ngran + off / 4;
     int rc = CK_OK;
     const uint32_t g0 = off / 4, end = (off + n - 1) / 4;
     const uint8_t first = (uint8_t)(0xfu << (off & 3) & 0xf), last = (uint8_t)(0xfu >> (3 - ((off + n - 1) & 3)));
     for (uint32_t g = g0; g <= end; g++, c++) {
         uint8_t mask = (g == g0 ? first : 0xf) & (g == end ? last : 0xf);
-        if (rc == CK_OK && (c->wmask & mask) && c->wag != agent && (!sync || c->wag == CK_ASYNC) &&
-            !(same && c->wag != CK_ASYNC) && !hbr(s, r, agent, c->wag, c->wep))
-            rc = conflict(out, c->wag == CK_ASYNC ? CK_COPY_UNWAITED : write ? CK_RACE_WW : CK_RACE_RW,
-                          g * 4 + (uint32_t)__builtin_ctz(c->wmask & mask), c->wag, c->wlane, c->wsite, c->wep);
+        if (rc == CK_OK && (c->wmask & mask)) {
+            if (c->wag != agent) {
+                uint32_t waiter;
+                if ((!sync || c->wag == CK_ASYNC) && !(same && c->wag != CK_ASYNC) &&
+                    !hbr(s, r, agent, c->wag, c->wep))
+                    rc = conflict(out, c->wag == CK_ASYNC ? CK_COPY_UNWAITED : write ? CK_RACE_WW : CK_RACE_RW,
+                                  g * 4 + (uint32_t)__builtin_ctz(c->wmask & mask), c->wag, c->wlane, c->wsite,
+                                  c->wep);
+                else if (c->wag == CK_ASYNC && c->wep && lane_unwaited(s, agent, lane, c->wep - 1, &waiter)) {
+                    rc = conflict(out, CK_LANE_UNWAITED, g * 4 + (uint32_t)__builtin_ctz(c->wmask & mask), c->wag,
+                                  c->wlane, c->wsite, c->wep);
+                    out->other.lane = waiter;   /* op: the copy; lane: one that waited */
+                }
+            } else if (c->wws == ws && c->wlane != lane && !sync && !same && !(c->lflags & CK_WAMBIG)) {
+                /* another lane of this warp wrote it in this warp-sync interval */
+                rc = conflict(out, write ? CK_LANE_WW : CK_LANE_RW, g * 4 + (uint32_t)__builtin_ctz(c->wmask & mask),
+                              agent, c->wlane, c->wsite, c->wep);
+            }
+        }
         if (write) {
             if (rc == CK_OK && (c->rmask & mask) && c->rag != agent && (!sync || c->rag == CK_ASYNC) &&
                 !hbr(s, r, agent, c->rag, c->rep))
                 rc = conflict(out, c->rag == CK_ASYNC ? CK_SOURCE_REUSED : CK_RACE_WR,
                               g * 4 + (uint32_t)__builtin_ctz(c->rmask & mask), c->rag, c->rlane, c->rsite, c->rep);
+            if (rc == CK_OK && (c->rmask & mask) && c->rep && c->rag == agent && c->rws == ws &&
+                (c->rlanes & ~lbit) && !sync && !same && !(c->lflags & CK_RAMBIG))
+                rc = conflict(out, CK_LANE_WR, g * 4 + (uint32_t)__builtin_ctz(c->rmask & mask), agent,
+                              (uint32_t)__builtin_ctz(c->rlanes & ~lbit), c->rsite, c->rep);
             c->init |= mask;
             if (sync)
                 continue;
+            if (c->wep && c->wag == agent && c->wws == ws) {
+                if (c->wlane != lane && (c->wmask & ~mask & 0xf))
+                    c->lflags |= CK_WAMBIG;  /* two lanes' bytes in one granule */
+            } else {
+                c->lflags &= (uint8_t)~CK_WAMBIG;
+            }
             if (c->wep == ep && c->wag == agent)
                 mask |= c->wmask;    /* same agent, same epoch: one access */
             c->wag = (uint16_t)agent, c->wlane = (uint8_t)lane, c->wsite = site, c->wep = ep, c->wmask = mask;
+            c->wws = ws;
             continue;
         }
         if (sync)
             continue;
-        if (c->rep == ep && c->rag == agent) {
-            c->rmask |= (uint8_t)(mask | (mask & ~c->init) << 4);
+        if (c->rep && c->rag == agent) {
+            if (c->rws == ws) {
+                if ((c->rlanes & ~lbit) && (c->rmask & 0xf) != mask)
+                    c->lflags |= CK_RAMBIG;  /* lanes read different bytes of the granule */
+                c->rlanes |= lbit;
+            } else {
+                c->rws = ws, c->rlanes = lbit;
+                c->lflags &= (uint8_t)~CK_RAMBIG;
+            }
+            if (c->rep == ep) {
+                c->rmask |= (uint8_t)(mask | (mask & ~c->init) << 4);
+                continue;
+            }
+        } else if (c->rag == CK_ASYNC && c->rep && !hbr(s, r, agent, c->rag, c->rep)) {
+            /* an async reader (a store's source) stays until it is ordered */
             continue;
+        } else {
+            c->rws = ws, c->rlanes = lbit;
+            c->lflags &= (uint8_t)~CK_RAMBIG;
         }
-        /* an async reader (a store's source) stays until it is ordered */
-        if (c->rag == CK_ASYNC && c->rep && !hbr(s, r, agent, c->rag, c->rep))
-            continue;
         c->rag = (uint16_t)agent, c->rlane = (uint8_t)lane, c->rsite = site, c->rep = ep;
         c->rmask = (uint8_t)(mask | (mask & ~c->init) << 4);
     }

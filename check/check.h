@@ -8,8 +8,7 @@
  * every completion policy.
  *
  * Agents and clocks.  Every warp of a cluster is an agent (lanes of one
- * warp share its clock: ptxi checks races between warps, not between lanes
- * of a warp).  Each agent holds a vector clock over components:
+ * warp share its clock).  Each agent holds a vector clock over components:
  *   - one per agent (its own epoch, ticked at every release);
  *   - one per mbarrier: the number of its phases that the agent has seen
  *     complete (a successful test_wait/try_wait, or transitively through
@@ -26,6 +25,27 @@
  * holding the last writer and last reader (agent, lane, epoch, PTX site,
  * and which of the 4 bytes); an asynchronous operation is an agent of its
  * own kind (CK_ASYNC) whose "epoch" is its record index.
+ *
+ * Lanes of one warp.  Since Volta the lanes of a warp are scheduled
+ * independently: only bar.warp.sync (__syncwarp), a CTA or cluster barrier,
+ * an mbarrier wait or an acquiring access orders one lane's shared-memory
+ * access before another lane's (the CUDA programming guide: shuffles and
+ * votes do not order memory; the warp-collective .sync.aligned matrix
+ * instructions are counted as ordering).  Each agent keeps a warp-sync
+ * count, ticked by ck_warp_sync and by every ck_acquire; a cell remembers
+ * the count at its last write and read and which lanes read in that
+ * interval.  Two lanes' accesses in the same interval, one a write, to
+ * the same bytes conflict (CK_LANE_*): a read after another lane's write,
+ * a write after another lane's read, or two writes of different bytes,
+ * which includes two lanes of one st.shared storing different values to
+ * one address (compute-sanitizer's racecheck reports that as a
+ * write-after-write hazard; stores of identical bytes are benign, as
+ * between warps).  Loads never conflict with loads.  Where several lanes
+ * wrote or read different bytes of one 4-byte granule in the interval,
+ * the cell cannot tell the lanes apart and the lane check is skipped for it.
+ * An mbarrier wait orders only the lanes that made it (ck_lane_observe):
+ * an async copy's bytes read by another lane of the warp before the next
+ * warp sync are CK_LANE_UNWAITED.
  *
  * Sync objects (named barriers, the cluster barrier, mbarriers) are vector
  * clocks owned by the state: ck_release joins an agent's clock into one and
@@ -66,7 +86,12 @@ enum {
     CK_NO_PROXY_FENCE,         /* async read of generic writes without fence.proxy.async */
     CK_READ_BEFORE_COPY,       /* async write over bytes a thread read before anything wrote
                                   them: it read what this copy was to bring, without a wait */
-    CK_GLOBAL_STORE            /* global access to bytes an async store/reduce still writes */
+    CK_GLOBAL_STORE,           /* global access to bytes an async store/reduce still writes */
+    CK_LANE_RW,                /* read of bytes another lane of the same warp wrote, no warp sync between */
+    CK_LANE_WW,                /* write over another lane's write (other bytes), no warp sync between */
+    CK_LANE_WR,                /* write over bytes another lane of the same warp read, no warp sync between */
+    CK_LANE_UNWAITED           /* access by a lane to a copy's bytes that only other lanes of its warp waited
+                                  for, with no warp sync after their wait (other.lane: a lane that waited) */
 };
 
 typedef struct ck_conflict {
@@ -103,6 +128,11 @@ typedef struct ck_mbar {
     bool inited;
     uint32_t ninit;            /* mbarrier.init executed on it */
     uint32_t init_agent, init_lane, init_site, init_epoch, init_count;
+    uint32_t init_fence_epoch; /* the init warp's epoch at its first fence.mbarrier_init (or
+                                  barrier.cluster.arrive.release) after the init; 0 none */
+    bool self_hit;             /* an arrive through a .shared::cluster address landed on the
+                                  issuer's own CTA: the last one's site, lane, agent */
+    uint32_t self_site, self_lane, self_agent;
     struct { uint32_t site, bytes; } hist[4]; /* completion k (k % 4, the last 4): its phase's
                                             first expect_tx and the bytes all of them announced */
     uint32_t ntx;              /* expect_tx of the current phase (first CK_MAX_TX kept) */
@@ -146,6 +176,19 @@ void ck_clear(ck_state *s, uint32_t *sync);
 uint32_t *ck_bar(ck_state *s, int cta, int id);
 uint32_t *ck_cbar(ck_state *s, bool done);
 uint32_t *ck_memsync(ck_state *s, int cta);
+/* A point that orders the lanes of agent's warp (bar.warp.sync, a
+ * .sync.aligned warp-collective instruction); ck_acquire is one too. */
+void ck_warp_sync(ck_state *s, uint32_t agent);
+/* A direct observation by (agent, lane) of mbarrier component comp
+ * reaching v (a successful test_wait/try_wait), made before the warp's
+ * lanes are synchronised: it orders this lane only.  The caller ticks the
+ * warp-sync count once after the instruction (ck_warp_sync), so plain
+ * accesses between lanes stay ordered by the wait; a copy's bytes read by
+ * a lane that did not wait, before any later warp sync, are
+ * CK_LANE_UNWAITED.  `site` is the wait's. */
+void ck_lane_observe(ck_state *s, uint32_t agent, uint32_t lane, uint32_t comp, uint32_t v, uint32_t site);
+/* The site of the last lane observation recorded on comp by agent. */
+uint32_t ck_lane_obs_site(ck_state *s, uint32_t agent, uint32_t comp);
 /* Does agent's clock dominate `sync` (every component)? */
 bool ck_covers(ck_state *s, uint32_t agent, const uint32_t *sync);
 /* Raise one component of agent's clock to at least v. */

@@ -21,6 +21,10 @@
  *                        (a missing "empty" barrier wait)
  *   smem-race            two warps' plain accesses, one a write, with no
  *                        bar.sync / barrier.cluster / mbarrier between them
+ *   intra-warp-race      two lanes of one warp: plain accesses to the same
+ *                        bytes, one a write (or two stores of different
+ *                        values, one st.shared included), with no
+ *                        __syncwarp / bar.sync / mbarrier wait between them
  *   missing-proxy-fence  a TMA store reading shared bytes a thread wrote
  *                        with no fence.proxy.async after the write
  *   store-pending-at-exit  a thread exits with a TMA/bulk store whose
@@ -29,7 +33,9 @@
  *                        or a CTA exiting while a peer's use of its shared
  *                        memory is not ordered before (no final cluster barrier)
  *   mbarrier-init-unordered  a peer CTA's mbarrier used (remote arrive,
- *                        multicast) before its init is ordered by a cluster barrier
+ *                        multicast) before its init is ordered by a cluster
+ *                        barrier, or with no fence.mbarrier_init (or release
+ *                        cluster arrive) after the init
  *   mbarrier-reinit-live  mbarrier.init over a barrier with arrivals, bytes
  *                        or copies outstanding in its current phase
  *   stale-phase          a wait, in a loop, succeeding on the completion its
@@ -128,7 +134,10 @@ static void op_need(interp_ctx *c, uint32_t agent, uint32_t i, char *buf, size_t
         interp_where(c, site_func(m->hist[k % 4].site), site_pc(m->hist[k % 4].site), where, sizeof where);
         snprintf(buf, n, "its bytes count into completion #%u of the mbarrier at shared 0x%x of CTA rank %d, and "
                  "this thread has observed %u: completion #%u came first, its expect_tx announcing %u bytes (fewer "
-                 "than the copies bring, so the phase completed in the middle of them?)\n  expect_tx: %s",
+                 "than the copies bring, so the phase completed in the middle of them?)\n  expect_tx: %s\n  (the "
+                 "GPU (H100, H200) credits a copy's bytes to its mbarrier in batches of multiples of 32 bytes whose sizes vary "
+                 "with timing: such a phase completes only if its count happens to reach exactly zero between two "
+                 "batches, as here; otherwise the count goes negative and the kernel hangs)",
                  o->val, o->mbar_off, o->mbar_cta, seen, k, m->hist[k % 4].bytes, where);
     } else if (o->is_load)
         snprintf(buf, n, "it completes on the mbarrier at shared 0x%x of CTA rank %d, in that barrier's "
@@ -178,6 +187,33 @@ static int report(interp_ctx *c, ip_warp *w, int lane, const ck_conflict *k, con
                         n, k->off, cta, op->is_load ? "copy" : "store", op->is_load ? "writes" : "reads", need,
                         other);
     }
+    case CK_LANE_UNWAITED: {
+        const ck_op *op = ck_op_get(c->ck, o->op);
+        char wt[400];
+        uint32_t ws = ck_lane_obs_site(c->ck, agent_of(c, w), op->comp);
+        interp_where(c, site_func(ws), site_pc(ws), wt, sizeof wt);
+        op_str(c, o->op, other, sizeof other);
+        return ip_error(c, INTERP_FAULT, w, lane, c->xfunc, c->xpc,
+                        "data race [copy-not-waited]: %s %s %u byte(s) at shared 0x%x of CTA rank %d that an "
+                        "asynchronous copy writes: lane %u of this warp waited for the copy's mbarrier phase, this "
+                        "lane did not, and no __syncwarp (bar.warp.sync) or barrier after that wait orders it "
+                        "(the lanes of a warp are scheduled independently)\n  the wait: %s\n  other side: %s",
+                        what, rw(write), n, k->off, cta, o->lane, wt, other);
+    }
+    case CK_LANE_RW:
+    case CK_LANE_WW:
+    case CK_LANE_WR: {
+        side_str(c, o->agent, o->lane, o->site, other, sizeof other);
+        bool one = o->site == site_here(c) && k->kind == CK_LANE_WW;
+        return ip_error(c, INTERP_FAULT, w, lane, c->xfunc, c->xpc,
+                        "data race [intra-warp-race]: %s %s shared 0x%x of CTA rank %d, which lane %u of the same "
+                        "warp %s%s with no __syncwarp (bar.warp.sync), bar.sync or barrier wait between them (the "
+                        "lanes of a warp are scheduled independently)\n  other side: %s %s it",
+                        what, rw(write), k->off, cta, o->lane,
+                        k->kind == CK_LANE_WR ? "read" : k->kind == CK_LANE_WW ? "wrote a different value to" : "wrote",
+                        one ? " in the same instruction (which lane's value stays is unspecified)" : "", other,
+                        k->kind == CK_LANE_WR ? "read" : "wrote");
+    }
     default:
         side_str(c, o->agent, o->lane, o->site, other, sizeof other);
         return ip_error(c, INTERP_FAULT, w, lane, c->xfunc, c->xpc,
@@ -220,6 +256,7 @@ int ip_ck_access(interp_ctx *c, ip_warp *w, int lane, const ip_ptr *p, uint32_t 
 
 void ip_ck_bar_arrive(interp_ctx *c, ip_warp *w, int id)
 {
+    ck_warp_sync(c->ck, agent_of(c, w));   /* .aligned: the warp's lanes meet here */
     ck_release(c->ck, agent_of(c, w), ck_bar(c->ck, w->cta->slot, id));
 }
 
@@ -268,6 +305,32 @@ void ip_ck_cbar_pass(interp_ctx *c, ip_warp *w)
 
 /* ---- mbarriers ----------------------------------------------------------------------------------- */
 
+/* A peer may signal an mbarrier once its init is visible at cluster scope:
+ * the initialising warp made a fence.mbarrier_init.release.cluster (or a
+ * release at cluster scope: barrier.cluster.arrive.release, fence.acq_rel
+ * or fence.sc .cluster) after the init, and that fence is ordered before
+ * the peer's access (a cluster barrier). */
+static const char init_nofence[] = "; the initialising thread made no fence.mbarrier_init.release.cluster (nor a "
+                                   "release cluster barrier arrive) after the init, so the peer's signal may reach "
+                                   "the barrier before its initialisation";
+
+static bool init_visible(ck_state *s, uint32_t ag, const ck_mbar *m)
+{
+    return m->init_fence_epoch && ck_before(s, ag, m->init_agent, m->init_fence_epoch);
+}
+
+/* fence.mbarrier_init.release.cluster (or a release at cluster scope) by
+ * w: the inits its warp made before it are visible in the cluster. */
+void ip_ck_mbar_init_fence(interp_ctx *c, ip_warp *w)
+{
+    ck_state *s = c->ck;
+    uint32_t ag = agent_of(c, w);
+    ck_mbar *m;
+    for (uint32_t i = 0; (m = ck_mbar_nth(s, i)); i++)
+        if (m->inited && m->init_agent == ag && !m->init_fence_epoch)
+            m->init_fence_epoch = ck_epoch(s, ag);
+}
+
 static void phase_done(interp_ctx *c, ck_mbar *m)
 {
     m->completions++;
@@ -300,14 +363,14 @@ int ip_ck_mbar(interp_ctx *c, ip_warp *w, int lane, int op, int cta, uint32_t of
             return ip_error(c, INTERP_FAULT, w, lane, c->xfunc, c->xpc,
                             "[cta-exited]: %s on the mbarrier at shared 0x%x of cluster CTA rank %d, which has "
                             "exited", ir_ops[op].name, off, cta);
-        if (m->inited && !ck_before(s, ag, m->init_agent, m->init_epoch)) {
+        if (m->inited && !init_visible(s, ag, m)) {
             char o[600];
             side_str(c, m->init_agent, m->init_lane, m->init_site, o, sizeof o);
             return ip_error(c, INTERP_FAULT, w, lane, c->xfunc, c->xpc,
                             "[mbarrier-init-unordered]: %s on the mbarrier at shared 0x%x of cluster CTA rank %d "
                             "before its initialisation is ordered before it (fence.mbarrier_init.release.cluster "
-                            "and a cluster barrier after mbarrier.init)\n  initialised from %s",
-                            ir_ops[op].name, off, cta, o);
+                            "and a cluster barrier after mbarrier.init)%s\n  initialised from %s",
+                            ir_ops[op].name, off, cta, m->init_fence_epoch ? "" : init_nofence, o);
         }
         ck_note_remote(s, ag, (uint32_t)lane, site_here(c), cta);
     }
@@ -336,6 +399,7 @@ int ip_ck_mbar(interp_ctx *c, ip_warp *w, int lane, int op, int cta, uint32_t of
         m->init_site = site_here(c);
         m->init_epoch = ck_epoch(s, ag);
         m->init_count = value;
+        m->init_fence_epoch = 0;
         m->ntx = m->landed_bytes = m->arrivals = 0;
         ck_release(s, ag, m->pend);   /* the init is ordered before every waiter */
         break;
@@ -348,6 +412,12 @@ int ip_ck_mbar(interp_ctx *c, ip_warp *w, int lane, int op, int cta, uint32_t of
     case IR_OP_MBARRIER_ARRIVE_DROP:
         if (op != IR_OP_MBARRIER_EXPECT_TX)
             m->arrivals++;
+        if (cta == w->cta->slot && c->cl.ncta > 1 &&
+            ip_func(c, c->xfunc)->instrs[c->xpc].space == IR_SPACE_SHARED_CLUSTER) {
+            /* a .shared::cluster arrive that addressed the issuer's own CTA */
+            m->self_hit = true;
+            m->self_site = site_here(c), m->self_lane = (uint32_t)lane, m->self_agent = ag;
+        }
         if (op == IR_OP_MBARRIER_EXPECT_TX || value) {
             if (m->ntx < CK_MAX_TX) {
                 m->tx[m->ntx].site = site_here(c);
@@ -391,8 +461,11 @@ int ip_ck_mbar_observed(interp_ctx *c, ip_warp *w, int lane, int cta, uint32_t o
                         "names completed long ago (a phase bit that does not flip, or a stage index that does not "
                         "advance?); the data it guards has not been refilled", off, cta, m->completions);
     ck_seen_set(c->ck, ag, m->comp, m->completions, 1u << lane, site_here(c));
-    ck_acquire(c->ck, ag, m->done);
-    ck_observe(c->ck, ag, m->comp, m->completions);
+    /* this lane is ordered after the completion; the warp's other lanes only
+     * once the warp synchronises (exec_mbar ticks the warp-sync count after
+     * the instruction: ck_lane_observe) */
+    ck_join(c->ck, ck_clock(c->ck, ag), m->done);
+    ck_lane_observe(c->ck, ag, (uint32_t)lane, m->comp, m->completions, site_here(c));
     return 0;
 }
 
@@ -547,11 +620,29 @@ void ip_ck_describe_mbar(interp_ctx *c, int cta, uint32_t off, const char *ind, 
             return;
         at += (size_t)k;
     }
-    snprintf(buf + at, n - at, "\n%sbytes announced in this phase: %u; bytes the copies brought: %u%s", ind, want,
-             m->landed_bytes,
-             want > m->landed_bytes ? " (expect_tx announces more than the copies bring: wrong byte count, or a "
-                                      "copy that went to another barrier?)" :
-             want < m->landed_bytes ? " (the copies brought more than announced)" : "");
+    k = snprintf(buf + at, n - at, "\n%sbytes announced in this phase: %u; bytes the copies brought: %u%s", ind,
+                 want, m->landed_bytes,
+                 want > m->landed_bytes ? " (expect_tx announces more than the copies bring: wrong byte count, or a "
+                                          "copy that went to another barrier?)" :
+                 want < m->landed_bytes ? " (the copies brought more than announced)" : "");
+    if (k < 0 || (size_t)k >= n - at)
+        return;
+    at += (size_t)k;
+    /* the barrier at the same offset of another CTA, arrived on by its own
+     * threads through .shared::cluster: a signal meant for this one */
+    ck_mbar *q;
+    for (uint32_t i = 0; (q = ck_mbar_nth(c->ck, i)) && at + 1 < n; i++) {
+        if (q->off != off || q->cta == cta || !q->self_hit)
+            continue;
+        char who[600];
+        side_str(c, q->self_agent, q->self_lane, q->self_site, who, sizeof who);
+        k = snprintf(buf + at, n - at, "\n%sthe mbarrier at the same offset of CTA rank %d was arrived on by its own "
+                     "thread through a .shared::cluster address (a shared::cta address used without mapa names the "
+                     "issuer's own CTA, not this one): %s", ind, q->cta, who);
+        if (k < 0 || (size_t)k >= n - at)
+            return;
+        at += (size_t)k;
+    }
 }
 
 /* Deadlock report: the barriers nobody waits on (not in seen[]) whose
@@ -732,7 +823,7 @@ int ip_ck_issue(interp_ctx *c, ip_warp *w, ip_op *o, const char *what)
                 uint64_t word = 0;
                 if (o->mbar_off + 8 <= c->cl.ctas[mc].smem_size)
                     memcpy(&word, c->cl.ctas[mc].smem + o->mbar_off, 8);
-                if (!(word >> 62 & 1) || !m->inited || !ck_before(s, ag, m->init_agent, m->init_epoch)) {
+                if (!(word >> 62 & 1) || !m->inited || !init_visible(s, ag, m)) {
                     char oth[600] = "(not initialised yet)";
                     if (m->inited)
                         side_str(c, m->init_agent, m->init_lane, m->init_site, oth, sizeof oth);
@@ -740,8 +831,9 @@ int ip_ck_issue(interp_ctx *c, ip_warp *w, ip_op *o, const char *what)
                                     "[mbarrier-init-unordered]: %s signals the mbarrier at shared 0x%x of cluster "
                                     "CTA rank %d, whose initialisation is not ordered before this issue (each CTA: "
                                     "mbarrier.init, fence.mbarrier_init.release.cluster, then a cluster barrier "
-                                    "before any peer multicasts into it)\n  initialised from %s",
-                                    what, o->mbar_off, mc, oth);
+                                    "before any peer multicasts into it)%s\n  initialised from %s",
+                                    what, o->mbar_off, mc, m->inited && !m->init_fence_epoch ? init_nofence : "",
+                                    oth);
                 }
                 ck_note_remote(s, ag, (uint32_t)o->lane, site_here(c), mc);
             }

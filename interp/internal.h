@@ -386,6 +386,12 @@ void ip_ck_bulk_waited(interp_ctx *c, ip_warp *w, int lane, uint32_t upto, bool 
 int ip_ck_global(interp_ctx *c, ip_warp *w, int lane, uint64_t a, uint32_t n, bool write);
 static inline bool ip_ck_gactive(const interp_ctx *c) { return c->ck && ck_gactive(c->ck); }
 void ip_ck_proxy_fence(interp_ctx *c, ip_warp *w);
+void ip_ck_mbar_init_fence(interp_ctx *c, ip_warp *w);
+static inline void ip_ck_warp_sync(interp_ctx *c, ip_warp *w)
+{
+    if (c->ck)
+        ck_warp_sync(c->ck, ip_ck_agent(c, w));
+}
 /* tensor maps written in global memory, their acquire fences, their use by a TMA */
 void ip_ck_tmap_write(interp_ctx *c, ip_warp *w, int lane, uint64_t a);
 void ip_ck_tmap_acquire(interp_ctx *c, ip_warp *w, uint64_t a);

@@ -41,8 +41,17 @@ uint64_t ip_addr(interp_ctx *c, ip_warp *w, ip_frame *f, const ir_instr *in, int
     if (o->kind != IR_OPD_ADDR)
         return (uint64_t)o->u.imm;
     switch (o->u.addr.base_kind) {
-    case IR_BASE_REG:
-        return f->regs[o->u.addr.base * IP_WARP + l] + (uint64_t)o->u.addr.off;
+    case IR_BASE_REG: {
+        uint64_t a = f->regs[o->u.addr.base * IP_WARP + l] + (uint64_t)o->u.addr.off;
+        /* a 32-bit base register gives a 32-bit address: [%r + off] wraps
+         * modulo 2^32.  libdevice's sinf/cosf index their local-memory
+         * digits as [%r20+24] with %r20 = depot - 4*k, below the depot
+         * when the depot sits at local address 0 (tests/hw/triton_sfu
+         * ew_sin_wide). */
+        if (ir_types[ip_func(c, f->func)->regs[o->u.addr.base].type].bits == 32)
+            a = (uint32_t)a;
+        return a;
+    }
     case IR_BASE_SYM: {
         int sp;
         uint64_t a = ip_sym_addr(c, w, (int)l, o->u.addr.base, &sp);
@@ -663,6 +672,8 @@ static int exec_cbar(interp_ctx *c, ip_warp *w, const ir_instr *in, uint32_t gro
     if (arrive) {
         /* .relaxed too: CUTLASS orders its mbarrier inits with
          * fence.mbarrier_init.release.cluster + a relaxed arrive */
+        if (c->ck && exec && !ir_has(in, IR_M_RELAXED))
+            ip_ck_mbar_init_fence(c, w);   /* a release arrive publishes the warp's mbarrier inits */
         if (c->ck && exec)
             ip_ck_cbar_arrive(c, w);
         FOR_LANES(exec, l) {
@@ -823,6 +834,7 @@ static int exec_mbar(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f,
     /* barriers whose phase an earlier lane of this arrive completed */
     struct { int cta; uint32_t off, pend; } flip[IP_WARP];
     int nflip = 0;
+    bool observed = false;   /* a wait of some lane found its phase complete */
     FOR_LANES(exec, l) {
         int sp;
         uint64_t a = ip_addr(c, w, f, in, ak, l, &sp);
@@ -908,6 +920,7 @@ static int exec_mbar(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f,
                 wreg(c, f, d->u.reg, l, ok);
             if (ok && c->ck && ip_ck_mbar_observed(c, w, (int)l, p.cta, p.soff))
                 return c->res.status;
+            observed |= ok;
             if (!ok) {
                 w->polling |= 1u << l;
                 w->wait[l] = p.soff;
@@ -926,6 +939,8 @@ static int exec_mbar(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f,
         memcpy(p.p, &word, 8);
         c->effects++;
     }
+    if (observed)
+        ip_ck_warp_sync(c, w);   /* the wait's lanes meet the others only at the next warp sync */
     return 0;
 }
 
@@ -1119,8 +1134,15 @@ int ip_exec_sync(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, uin
             }
         if (exec && c->plan->wg_any && ir_has(in, IR_M_PROXY) && ir_has(in, IR_M_ASYNC))
             ip_wgmma_proxy_fence(c, w);
+        if (c->ck && exec && (ir_has(in, IR_M_MBARRIER_INIT) ||
+                              (ir_has(in, IR_M_CLUSTER) && (ir_has(in, IR_M_ACQ_REL) || ir_has(in, IR_M_SC)))))
+            ip_ck_mbar_init_fence(c, w);
         return 0;
-    case IR_OP_BAR_WARP_SYNC: case IR_OP_MEMBAR: case IR_OP_GRIDDEPCONTROL:
+    case IR_OP_BAR_WARP_SYNC:
+        if (exec)
+            ip_ck_warp_sync(c, w);   /* __syncwarp orders the lanes' memory accesses */
+        return 0;
+    case IR_OP_MEMBAR: case IR_OP_GRIDDEPCONTROL:
     case IR_OP_NANOSLEEP: case IR_OP_PMEVENT: case IR_OP_SETMAXNREG:
         return 0;
     case IR_OP_VOTE: case IR_OP_MATCH: case IR_OP_REDUX: case IR_OP_SHFL: case IR_OP_ACTIVEMASK:

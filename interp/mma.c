@@ -304,6 +304,7 @@ int ip_exec_warp_mma(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f,
         return ip_error(c, INTERP_FAULT, w, 0, c->xfunc, c->xpc,
                         "%s.sync.aligned in a partial warp (lanes 0x%08x): it needs all 32 threads",
                         ir_ops[in->op].name, w->valid);
+    ip_ck_warp_sync(c, w);   /* a .sync.aligned warp collective: the lanes meet here */
     switch (in->op) {
     case IR_OP_MMA:
         return exec_mma(c, w, in, f, exec);

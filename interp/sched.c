@@ -369,8 +369,15 @@ static bool converge_gate(interp_ctx *c, ip_warp *w, uint32_t *g)
     int l0 = __builtin_ctz(*g);
     uint16_t fr = w->fr[l0];
     uint32_t pc = w->pc[l0];
-    if (!instr_aligned(c, w->frames[fr].func, pc))
-        return false;
+    if (!instr_aligned(c, w->frames[fr].func, pc)) {
+        /* bar.warp.sync (__syncwarp): the lanes of its membermask meet here */
+        const ir_function *fn = ip_func(c, w->frames[fr].func);
+        if (pc >= fn->ninstrs || fn->instrs[pc].op != IR_OP_BAR_WARP_SYNC)
+            return false;
+        live &= (uint32_t)ip_opd(c, w, &w->frames[fr], &fn->instrs[pc], 0, (uint32_t)l0);
+        if ((*g & live) == live)
+            return false;
+    }
     uint32_t here = lanes_at(w, fr, pc) & live & ~w->polling & (*g | w->converging);
     uint32_t others = live & ~here;
     if (others & ~w->converging) {
@@ -403,9 +410,10 @@ static int converge_release(interp_ctx *c, ip_warp *w)
             const ir_instr *in = &ip_func(c, func)->instrs[w->pc[ln]];
             ip_error(c, INTERP_FAULT, w, ln, func, w->pc[ln],
                      "[aligned-partial-warp]: %s%s executed by lanes 0x%08x of the warp while lanes 0x%08x "
-                     "exited without executing it: every thread of the warp must (the GPU waits for them)",
-                     ir_ops[in->op].name, ir_has(in, IR_M_SYNC) ? ".sync.aligned" : ".aligned",
-                     w->converging, gone);
+                     "exited without executing it: every thread of the %s must (the GPU waits for them)",
+                     ir_ops[in->op].name,
+                     in->op == IR_OP_BAR_WARP_SYNC ? "" : ir_has(in, IR_M_SYNC) ? ".sync.aligned" : ".aligned",
+                     w->converging, gone, in->op == IR_OP_BAR_WARP_SYNC ? "membermask" : "warp");
             return -1;
         }
         w->converging = 0;

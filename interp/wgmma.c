@@ -560,6 +560,8 @@ static int issue(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, uin
 int ip_wgmma_exec(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, uint32_t group, uint32_t exec)
 {
     int g = w->id / 4, j = w->id % 4;
+    if (exec)
+        ip_ck_warp_sync(c, w);   /* .sync.aligned: the lanes of the warp meet here */
     switch (in->op) {
     case IR_OP_WGMMA_FENCE:
         if (exec) {

@@ -1,13 +1,10 @@
 /* sfu.c — special values, argument reductions and the instruction
  * sequences ptxas builds around MUFU, for every .approx form (sfu.h).
- *
- * Forms not reconstructed from the hardware yet compute the exact function
- * in the host's libm and round once; their comment says so.
+ * The functions themselves are in the cores' files (see below).
  */
 #include <math.h>
 #include <string.h>
 #include "sfu/sfu.h"
-#include "sfu/tables.h"
 
 #define QNAN32 0x7fffffffu   /* the canonical NaN every f32 MUFU result uses */
 
@@ -30,29 +27,13 @@ static inline uint32_t out32(float r, bool ftz)
  * Every core but TANH reads a subnormal input as zero, and every core
  * writes a subnormal result as zero of its sign (the unit is flush-to-zero;
  * the instruction sequences below rescale around it); every NaN it writes
- * is 0x7fffffff.  The H100's interpolation tables are not reconstructed bit
- * for bit yet.  RCP, RSQ, SQRT, EX2 and LG2 are the exact value plus a
- * measured correction (tables.c: a line per 1/1024 of the input range,
- * fitted to the GPU's outputs), rounded once; TANH is the exact value (of
- * the argument as the unit reads it) rounded once.  SIN and COS are the
- * unit's algorithm, bit for bit (sincos.c).  README, "Known differences from the H100", has the rates. */
+ * is 0x7fffffff.  Each core is the H100's own algorithm, reconstructed from
+ * its outputs and checked on every f32 input (README, "The special-function
+ * unit"): a table-driven quadratic interpolator with a truncated squarer,
+ * in rcp.c, rsq.c (RSQ and SQRT), ex2.c, lg2.c, sincos.c and tanh.c, each
+ * with its generated table (*_tab.c, written by sfu/gen/). */
 
 enum { C_RCP, C_RSQ, C_SQRT, C_EX2, C_LG2, C_SIN, C_COS, C_TANH };
-
-/* the unit reads the argument of EX2 (and of SIN/COS, in revolutions) as a
- * fixed-point number: bits below 2^-23 (2^-25) are dropped, toward zero
- * (H100: ex2 of x and of x + 2^-24 agree for every x in [0.5, 1); ex2 of
- * |x| < 2^-23 is exactly 1; sin of revolutions below 2^-25 is 0) */
-static inline double fixed23(double a) { return fabs(a) >= 0x1p52 ? a : trunc(a * 0x1p23) * 0x1p-23; }
-
-/* exact value e plus the correction of row (d >> jb) in units of ulp,
- * rounded once to f32; sc = 2^-jb */
-static inline float corrected(double e, double ulp, const float (*tab)[2], uint32_t d, int jb, double sc)
-{
-    const float *row = tab[d >> jb];
-    double t = (double)(d & ((1u << jb) - 1)) * sc - 0.5;
-    return (float)(e + (row[0] + row[1] * t) * ulp);
-}
 
 /* a result r (a normal f32) times 2^n, written by the flush-to-zero unit */
 static inline uint32_t scale_ftz(float r, int n)
@@ -140,15 +121,11 @@ static uint32_t core(int fn, uint32_t x)
         extern uint32_t sfu_sincos_core(uint32_t x, bool cos);
         return sfu_sincos_core(x, fn == C_COS);
     }
-    /* TANH: x itself for |x| <= 2^-8; above, the input's low 4 mantissa
-     * bits are ignored (H100: the result is constant over each 16 inputs);
-     * +-1 from |x| = 8 on */
-    default:
-        if ((x & 0x7fffffffu) <= 0x3b800000u)
-            return x;
-        if ((x & 0x7fffffffu) >= 0x41000000u)   /* |x| >= 8: exactly +-1 (H100) */
-            return (x & 0x80000000u) | 0x3f800000u;
-        return f2u((float)tanh((double)u2f(x & ~0xfu)));
+    /* TANH: sfu/tanh.c */
+    default: {
+        extern uint32_t sfu_tanh_core(uint32_t x);
+        return sfu_tanh_core(x);
+    }
     }
     return out32((float)r, true);
 }

@@ -4,14 +4,15 @@
  * evaluates them in its special-function unit, a table-driven quadratic
  * interpolator (Oberman and Siu, ARITH 2005) after an argument reduction,
  * and ptxas wraps some of them in a few instructions for subnormals and
- * range limits.  This room models both from the hardware's outputs: the
- * reductions and special values in sfu.c, the coefficient tables in
- * tables.c (written by gen/fit.c from H100 measurements; see there).
+ * range limits.  This room models both, bit for bit: the reductions,
+ * special values and ptxas's sequences in sfu.c, each function's
+ * interpolator in its own file (rcp.c, rsq.c, ex2.c, lg2.c, sincos.c,
+ * tanh.c) with its coefficient table (*_tab.c, derived from H100 outputs
+ * by the generators in gen/).  Every f32 form agrees with the H100 on all
+ * 2^32 inputs (tests/hw/src/sfu/verify.cu).
  *
  * Every entry takes and returns bit patterns.  `ftz` is the instruction's
- * .ftz.  A function whose tables are not reconstructed yet says so in
- * sfu_exact(); it then returns the correctly rounded result of the exact
- * function (README, "Known differences from the H100", gives the rates).
+ * .ftz.
  */
 #ifndef PTXI_SFU_H
 #define PTXI_SFU_H

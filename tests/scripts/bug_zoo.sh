@@ -1,8 +1,9 @@
 #!/bin/sh
 # bug_zoo.sh — the happens-before checker's bug zoo (tests/launch/zoo):
-# every broken kernel of zoo.cu and zoo2.cu (the wgmma pipelines) is reported with the right rule at the
-# right source line, and its correct twin (NAME_ok) runs clean, under
-# deferred, eager and random:1..20.
+# every broken kernel of zoo.cu, zoo2.cu (the wgmma pipelines) and zoo3.cu
+# (clusters, device-side tensor maps, epilogues, intra-warp races) is
+# reported with the right rule at the right source line, and its correct
+# twin (NAME_ok) runs clean, under deferred, eager and random:1..20.
 #
 # zoo.cu marks the line of each bug `// BUG NAME RULE[|RULE...]` (several
 # markers of one kernel are alternatives).  RULE is the bracketed tag of
@@ -14,12 +15,13 @@
 # body, its inlined_at line inside the small helpers at the top.
 #   ZOO_LINES_ONLY=1  ignore the rule (to measure an older ptxi)
 #   ZOO_POLICIES="deferred eager"  other policies
+#   ZOO_FILES="zoo3"  only these files
 PTXI=${PTXI:-build/ptxi}
 dir=tests/launch/zoo
 tmp=${TMPDIR:-/tmp}/bug_zoo.$$
 mkdir -p "$tmp"
 trap 'rm -rf "$tmp"' EXIT
-for z in zoo zoo2; do
+for z in ${ZOO_FILES:-zoo zoo2 zoo3}; do
     # the first kernel body: helpers are above it
     body=$(grep -n '^template <bool BUG>' "$dir/$z.cu" | head -1 | cut -d: -f1)
     # ptx line -> cu line

@@ -14,7 +14,17 @@
  *   - --check=none (interp_launch.no_check) turns all of it off;
  *   - a wgmma.mma_async's operand window (check/ directly): a generic write
  *     or a TMA landing in it before a wgmma.wait_group covering it is
- *     ordered, none after. */
+ *     ordered, none after;
+ *   - races between the lanes of one warp (check/ directly, and kernels):
+ *     read after another lane's write, write after another lane's read, two
+ *     lanes storing different values (one st.shared included), each ordered
+ *     by bar.warp.sync or an acquire and not by shfl.sync; sub-word accesses
+ *     of one granule by several lanes, loads by many lanes and a lane's own
+ *     accesses never reported;
+ *   - a copy that only lane 0 of the warp waited for, read by the other
+ *     lanes with no __syncwarp after the wait; with bar.warp.sync the lanes
+ *     that reach it first wait there for lane 0 (the scheduler converges
+ *     the membermask's lanes at bar.warp.sync) and the run is clean. */
 #include "tests/unit/interp_harness.h"
 #include "check/check.h"
 
@@ -67,6 +77,54 @@ static void wgmma_window(void)
     uint32_t op2 = ck_op_new(s, &w2);
     CK_EXPECT("wgmma: issued over a generic write no barrier ordered before it",
               ck_op_read(s, op2, 0, 0x100, 0x40, &k), CK_COPY_OVER_ACCESS);
+    ck_free(s);
+}
+
+/* lanes of one warp (agent 0), check/ directly */
+static void lanes(void)
+{
+    ck_state *s = ck_new(1, 2, 4096);
+    if (!s) {
+        printf("FAIL lanes: ck_new\n");
+        check_failures++;
+        return;
+    }
+    ck_conflict k;
+    CK_EXPECT("lanes: lane 3 writes", ck_access(s, 0, 3, 1, 0, 0x100, 4, CK_WRITE, &k), CK_OK);
+    CK_EXPECT("lanes: lane 3 reads its own write", ck_access(s, 0, 3, 2, 0, 0x100, 4, 0, &k), CK_OK);
+    CK_EXPECT("lanes: lane 4 reads lane 3's write, no warp sync", ck_access(s, 0, 4, 2, 0, 0x100, 4, 0, &k),
+              CK_LANE_RW);
+    CK_EXPECT("... naming lane 3 and its site", (int)(k.other.lane * 100 + k.other.site), 301);
+    ck_warp_sync(s, 0);
+    CK_EXPECT("lanes: after bar.warp.sync, ordered", ck_access(s, 0, 4, 2, 0, 0x100, 4, 0, &k), CK_OK);
+    CK_EXPECT("lanes: many lanes load the same bytes", ck_access(s, 0, 9, 2, 0, 0x100, 4, 0, &k), CK_OK);
+    CK_EXPECT("lanes: lane 4 writes what lanes 4 and 9 read", ck_access(s, 0, 4, 3, 0, 0x100, 4, CK_WRITE, &k),
+              CK_LANE_WR);
+    CK_EXPECT("... naming lane 9", (int)k.other.lane, 9);
+    CK_EXPECT("lanes: the same bytes rewritten (CK_SAME) are benign",
+              ck_access(s, 0, 9, 3, 0, 0x100, 4, CK_WRITE | CK_SAME, &k), CK_OK);
+    ck_warp_sync(s, 0);
+    /* one st.shared, two lanes, one address, different values */
+    CK_EXPECT("lanes: lane 0 stores", ck_access(s, 0, 0, 5, 0, 0x200, 4, CK_WRITE, &k), CK_OK);
+    CK_EXPECT("lanes: lane 1 stores another value there", ck_access(s, 0, 1, 5, 0, 0x200, 4, CK_WRITE, &k),
+              CK_LANE_WW);
+    /* sub-word: lanes write and read their own halves of one granule */
+    CK_EXPECT("lanes: lane 0 writes bytes 0-1", ck_access(s, 0, 0, 6, 0, 0x300, 2, CK_WRITE, &k), CK_OK);
+    CK_EXPECT("lanes: lane 1 writes bytes 2-3", ck_access(s, 0, 1, 6, 0, 0x302, 2, CK_WRITE, &k), CK_OK);
+    CK_EXPECT("lanes: lane 0 reads its own bytes back", ck_access(s, 0, 0, 7, 0, 0x300, 2, 0, &k), CK_OK);
+    CK_EXPECT("lanes: lane 1 reads its own bytes back", ck_access(s, 0, 1, 7, 0, 0x302, 2, 0, &k), CK_OK);
+    CK_EXPECT("lanes: lane 0 rewrites its own bytes after both read", ck_access(s, 0, 0, 8, 0, 0x300, 2, CK_WRITE, &k),
+              CK_OK);
+    /* an acquire (bar.sync, mbarrier wait) orders the lanes too */
+    CK_EXPECT("lanes: lane 5 writes", ck_access(s, 0, 5, 9, 0, 0x400, 4, CK_WRITE, &k), CK_OK);
+    ck_acquire(s, 0, NULL);
+    CK_EXPECT("lanes: lane 6 reads after an acquire", ck_access(s, 0, 6, 10, 0, 0x400, 4, 0, &k), CK_OK);
+    /* atomics and ordered accesses do not race */
+    CK_EXPECT("lanes: lane 7 writes", ck_access(s, 0, 7, 11, 0, 0x500, 4, CK_WRITE, &k), CK_OK);
+    CK_EXPECT("lanes: lane 8's atomic on it", ck_access(s, 0, 8, 12, 0, 0x500, 4, CK_WRITE | CK_SYNC, &k), CK_OK);
+    /* another warp is still checked as before */
+    CK_EXPECT("lanes: warp 1 reads warp 0's write: smem race", ck_access(s, 1, 7, 13, 0, 0x500, 4, 0, &k),
+              CK_RACE_RW);
     ck_free(s);
 }
 
@@ -131,6 +189,60 @@ static const char *arrive_over = K("k", "", BAR,
 "S:\n"
 "  bar.sync 0;\n"
 "  mbarrier.arrive.shared::cta.b64 %st1, [%r2];\n"
+"  ret;\n");
+
+/* one warp: each lane stores s[lane] (or, with `coll`, s[lane / 2] = lane
+ * or, with coll = 2, = 7), then `mode` 1 puts bar.warp.sync before the
+ * read of the neighbour's s[lane ^ 1], mode 2 a shfl.sync, mode 0 nothing */
+static const char *lane_k = K("k", ", .param .u32 mode, .param .u32 coll", "  .shared .align 4 .b32 s[32];\n",
+"  ld.param.u32 %r9, [mode];\n"
+"  ld.param.u32 %r10, [coll];\n"
+"  mov.u32 %r2, s;\n"
+"  shl.b32 %r3, %r1, 2;\n"
+"  setp.ne.u32 %p3, %r10, 0;\n"
+"  @%p3 bra C;\n"
+"  add.u32 %r4, %r2, %r3;\n"
+"  st.shared.u32 [%r4], %r1;\n"
+"  setp.eq.u32 %p1, %r9, 1;\n"
+"  @%p1 bar.warp.sync -1;\n"
+"  setp.eq.u32 %p2, %r9, 2;\n"
+"  @%p2 shfl.sync.idx.b32 %r8, %r1, 0, 31, -1;\n"
+"  xor.b32 %r5, %r3, 4;\n"
+"  add.u32 %r6, %r2, %r5;\n"
+"  ld.shared.u32 %r7, [%r6];\n"
+"  st.global.u32 [%rd3], %r7;\n"
+"  ret;\n"
+"C:\n"
+"  shr.u32 %r11, %r3, 1;\n"
+"  and.b32 %r11, %r11, -4;\n"
+"  add.u32 %r4, %r2, %r11;\n"
+"  setp.eq.u32 %p4, %r10, 2;\n"
+"  selp.u32 %r12, 7, %r1, %p4;\n"
+"  st.shared.u32 [%r4], %r12;\n"
+"  ret;\n");
+
+/* lane 0 arms a barrier, issues a 128-byte bulk copy and alone waits for
+ * it; `sync` puts a bar.warp.sync before every lane reads the buffer */
+static const char *one_waits = K("k", ", .param .u32 sync", BAR "  .shared .align 128 .b8 buf[128];\n",
+"  ld.param.u32 %r9, [sync];\n"
+"  mov.u32 %r2, bar;\n"
+"  mov.u32 %r4, buf;\n"
+"  setp.ne.u32 %p1, %r1, 0;\n"
+"  @%p1 bra R;\n"
+"  mbarrier.init.shared::cta.b64 [%r2], 1;\n"
+"  mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r2], 128;\n"
+"  add.s64 %rd4, %rd1, 1024;\n"
+"  cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r4], [%rd4], 128, [%r2];\n"
+"W0:\n"
+"  mbarrier.try_wait.parity.shared::cta.b64 %p2, [%r2], 0;\n"
+"  @!%p2 bra W0;\n"
+"R:\n"
+"  setp.ne.u32 %p3, %r9, 0;\n"
+"  @%p3 bar.warp.sync -1;\n"
+"  shl.b32 %r5, %r1, 2;\n"
+"  add.u32 %r6, %r4, %r5;\n"
+"  ld.shared.u32 %r7, [%r6];\n"
+"  st.global.u32 [%rd3], %r7;\n"
 "  ret;\n");
 
 /* warp 1 reads what warp 0 wrote; `sync` puts a bar.sync between them;
@@ -442,5 +554,63 @@ int main(void)
     CHECK_OK("fenced, and waited for: clean", &r);
     th_free(&r);
     wgmma_window();
+    lanes();
+
+    uint64_t lm[2] = { 0, 0 };
+    for (int p = 0; p < 3; p++) {
+        lm[0] = 0;
+        th_run_k(&r, lane_k, "k", 1, 32, 1, 0, 1, pols[p], lm, 2);
+        snprintf(n, sizeof n, "a lane reads its neighbour's store with no __syncwarp (%s)", pn[p]);
+        CHECK_MSG(n, &r, INTERP_FAULT, "data race [intra-warp-race]: ld.shared.u32 reads shared 0x404 of CTA rank "
+                  "0, which lane 1 of the same warp wrote");
+        CHECK_MSG("... naming the store", &r, INTERP_FAULT, "other side: CTA (0,0,0) warp 0 lane 1 at test.ptx:22: "
+                  "st.shared.u32 [%r4], %r1; wrote it");
+        th_free(&r);
+    }
+    lm[0] = 1;
+    th_run_k(&r, lane_k, "k", 1, 32, 1, 0, 1, INTERP_COMPLETE_DEFERRED, lm, 2);
+    CHECK_OK("bar.warp.sync between them: clean", &r);
+    CHECK_EQ_U64("... lane 0 read lane 1's value", th_u32(&r, 0), 1);
+    th_free(&r);
+    lm[0] = 2;
+    th_run_k(&r, lane_k, "k", 1, 32, 1, 0, 1, INTERP_COMPLETE_DEFERRED, lm, 2);
+    CHECK_MSG("a shfl.sync does not order memory (CUDA programming guide)", &r, INTERP_FAULT,
+              "[intra-warp-race]");
+    th_free(&r);
+    lm[0] = 0;
+    run_nc(&r, lane_k, 32, INTERP_COMPLETE_DEFERRED, lm, 2, true);
+    CHECK_OK("--check=none: not looked for", &r);
+    th_free(&r);
+    lm[1] = 1;
+    th_run_k(&r, lane_k, "k", 1, 32, 1, 0, 1, INTERP_COMPLETE_DEFERRED, lm, 2);
+    CHECK_MSG("two lanes of one st.shared store different values to one address", &r, INTERP_FAULT,
+              "st.shared.u32 writes shared 0x400 of CTA rank 0, which lane 0 of the same warp wrote a different "
+              "value to in the same instruction");
+    th_free(&r);
+    lm[1] = 2;
+    th_run_k(&r, lane_k, "k", 1, 32, 1, 0, 1, INTERP_COMPLETE_DEFERRED, lm, 2);
+    CHECK_OK("... the same value from every lane is benign", &r);
+    th_free(&r);
+
+    uint64_t sy = 0;
+    th_run_k(&r, one_waits, "k", 1, 32, 1, 0, 1, INTERP_COMPLETE_EAGER, &sy, 1);
+    CHECK_MSG("a copy only lane 0 waited for, read by lane 1 (eager: it landed)", &r, INTERP_FAULT,
+              "data race [copy-not-waited]: ld.shared.u32 reads 4 byte(s) at shared 0x484 of CTA rank 0 that an "
+              "asynchronous copy writes: lane 0 of this warp waited for the copy's mbarrier phase, this lane did not");
+    CHECK_MSG("... naming the wait", &r, INTERP_FAULT, "the wait: test.ptx:26: mbarrier.try_wait.parity");
+    th_free(&r);
+    for (int p = 0; p < 3; p += 2) {
+        th_run_k(&r, one_waits, "k", 1, 32, 1, 0, 1, pols[p], &sy, 1);
+        snprintf(n, sizeof n, "... (%s: the other lanes read before it landed)", pn[p]);
+        CHECK_MSG(n, &r, INTERP_FAULT, "data race [copy-not-waited]: ld.shared.u32 reads 4 byte(s) at shared 0x4");
+        th_free(&r);
+    }
+    sy = 1;
+    for (int p = 0; p < 3; p++) {
+        th_run_k(&r, one_waits, "k", 1, 32, 1, 0, 1, pols[p], &sy, 1);
+        snprintf(n, sizeof n, "bar.warp.sync after lane 0's wait: the lanes meet there, clean (%s)", pn[p]);
+        CHECK_OK(n, &r);
+        th_free(&r);
+    }
     CHECK_DONE();
 }

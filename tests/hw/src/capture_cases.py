@@ -4,8 +4,10 @@
   capture_cases.py cutlass RES_DIR PTX_DIR SUITE_DIR
       RES_DIR/CASE/meta.json from tests/hw/src/cutlass/capture.h (one per
       case); PTX_DIR holds cutlass_gemm.ptx and cute_tutorial.ptx.
-  capture_cases.py triton RES_DIR SUITE_DIR
-      RES_DIR/CASE/meta.json from tests/hw/src/triton_tc_gen.py.
+  capture_cases.py triton RES_DIR SUITE_DIR [SHA256_OVER]
+      RES_DIR/CASE/meta.json from tests/hw/src/triton_tc_gen.py (or
+      triton_sfu_gen.py).  An output buffer of more than SHA256_OVER bytes
+      is expected by its SHA-256 instead of a file.
 
 Writes SUITE_DIR/cases.jsonl, SUITE_DIR/*.ptx (one per distinct module) and
 SUITE_DIR/expected/CASE.BUF.bin (the GPU's bytes of every output buffer),
@@ -222,10 +224,10 @@ DESCR = {
 def main():
     if len(sys.argv) == 5 and sys.argv[1] == "cutlass":
         cutlass(sys.argv[2], sys.argv[3], sys.argv[4])
-    elif len(sys.argv) == 4 and sys.argv[1] == "triton":
-        triton(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) in (4, 5) and sys.argv[1] == "triton":
+        triton(sys.argv[2], sys.argv[3], int(sys.argv[4]) if len(sys.argv) == 5 else None)
     else:
-        die("usage: capture_cases.py cutlass RES PTXDIR SUITE | triton RES SUITE")
+        die("usage: capture_cases.py cutlass RES PTXDIR SUITE | triton RES SUITE [SHA256_OVER]")
 
 
 TORCH_DT = {"torch.float16": "FLOAT16", "torch.bfloat16": "BFLOAT16", "torch.float32": "FLOAT32",
@@ -257,7 +259,14 @@ def triton_tmap(name, desc, tens, log):
             "oob_fill": "NAN_REQUEST_ZERO_FMA" if pad else "NONE"}
 
 
-def triton(res, suite):
+def sfu_note(ops):
+    """' PTX: ex2.approx.ftz.f32 x2, ...' from meta.json's sfu_ops."""
+    if not ops:
+        return ""
+    return " PTX: " + ", ".join("%s x%d" % (k, v) for k, v in sorted(ops.items())) + "."
+
+
+def triton(res, suite, sha_over=None):
     os.makedirs(os.path.join(suite, "expected"), exist_ok=True)
     os.makedirs(os.path.join(suite, "inputs"), exist_ok=True)
     lines = []
@@ -268,8 +277,8 @@ def triton(res, suite):
             continue
         m = json.load(open(mp))
         ptx = open(os.path.join(res, case, case + ".ptx")).read()
-        # rand and special cases of one kernel share their module
-        base = re.sub(r"_(rand|special)$", "", case)
+        # the cases of one kernel (rand, special, ...) share their module
+        base = re.sub(r"_(rand|special|wide|all)$", "", case)
         ptxname = base + ".ptx"
         if ptxname in written and written[ptxname] != ptx:
             ptxname = case + ".ptx"
@@ -350,6 +359,9 @@ def triton(res, suite):
                 dig = os.path.join(res, case, n + ".sha256")
                 if not os.path.exists(src) and os.path.exists(dig):
                     expect.append({"name": n, "sha256": open(dig).read().split()[0]})
+                elif os.path.exists(src) and sha_over is not None and os.path.getsize(src) > sha_over:
+                    import hashlib
+                    expect.append({"name": n, "sha256": hashlib.sha256(open(src, "rb").read()).hexdigest()})
                 elif os.path.exists(src):
                     fn = "expected/%s.%s.bin" % (case, n)
                     shutil.copy(src, os.path.join(suite, fn))
@@ -357,7 +369,8 @@ def triton(res, suite):
         grid = m["grid"]
         cl = m["metadata"].get("cluster_dims") or [1, 1, 1]
         shared = m["shared"]
-        c = {"format": "ptxi-launch/1", "name": case, "description": m["description"], "ptx": ptxname,
+        c = {"format": "ptxi-launch/1", "name": case, "description": m["description"] + sfu_note(m.get("sfu_ops")),
+             "ptx": ptxname,
              "kernel": kernel, "grid": grid, "block": [32 * m["num_warps"], 1, 1],
              "dynamic_shared_bytes": shared, "buffers": buffers, "params": plist}
         if list(cl) != [1, 1, 1]:

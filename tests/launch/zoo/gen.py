@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""gen.py — writes zoo.jsonl and zoo2.jsonl, one ptxi-launch/1 case per entry of zoo.ptx
-(every kernel of zoo.cu and its _ok twin), all with the same buffers and
+"""gen.py — writes zoo.jsonl, zoo2.jsonl and zoo3.jsonl, one ptxi-launch/1 case per entry of
+zoo.ptx / zoo2.ptx / zoo3.ptx (every kernel and its _ok twin), all with the same buffers and
 tensor maps.  Run it after rebuilding zoo.ptx."""
 import json, re
 
@@ -10,20 +10,21 @@ def tmap(name, buf):
             "global_strides": [256], "box_dim": [16, 8], "element_strides": [1, 1],
             "interleave": "NONE", "swizzle": "NONE", "l2_promotion": "NONE", "oob_fill": "NONE"}
 
-ptx = open("zoo.ptx").read()
-names = re.findall(r"^\.visible \.entry (\w+)\(", ptx, re.M)
-with open("zoo.jsonl", "w") as f:
-    for n in names:
-        cl = n.startswith(("mc_", "dsmem_"))
-        case = {"format": "ptxi-launch/1", "name": n, "ptx": "zoo.ptx", "kernel": n,
-                "grid": [2 if cl else 1, 1, 1], "block": [96, 1, 1], "cluster": [2 if cl else 1, 1, 1],
-                "buffers": [{"name": "src", "bytes": 16384, "init": {"hash32": 7}},
-                            {"name": "out", "bytes": 16384},
-                            {"name": "dst", "bytes": 16384}],
-                "tensor_maps": [tmap("tm", "src"), tmap("tmo", "out")],
-                "params": [{"tensor_map": "tm"}, {"tensor_map": "tmo"}, {"pointer": "dst"},
-                           {"pointer": "out"}]}
-        f.write(json.dumps(case, separators=(",", ":")) + "\n")
+for z in ("zoo", "zoo3"):
+    ptx = open(z + ".ptx").read()
+    names = re.findall(r"^\.visible \.entry (\w+)\(", ptx, re.M)
+    with open(z + ".jsonl", "w") as f:
+        for n in names:
+            cl = n.startswith(("mc_", "dsmem_", "cl_"))
+            case = {"format": "ptxi-launch/1", "name": n, "ptx": z + ".ptx", "kernel": n,
+                    "grid": [2 if cl else 1, 1, 1], "block": [96, 1, 1], "cluster": [2 if cl else 1, 1, 1],
+                    "buffers": [{"name": "src", "bytes": 16384, "init": {"hash32": 7}},
+                                {"name": "out", "bytes": 16384},
+                                {"name": "dst", "bytes": 16384}],
+                    "tensor_maps": [tmap("tm", "src"), tmap("tmo", "out")],
+                    "params": [{"tensor_map": "tm"}, {"tensor_map": "tmo"}, {"pointer": "dst"},
+                               {"pointer": "out"}]}
+            f.write(json.dumps(case, separators=(",", ":")) + "\n")
 
 # zoo2: the wgmma pipelines (160 threads: a consumer warpgroup and a producer warp)
 ptx = open("zoo2.ptx").read()
