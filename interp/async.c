@@ -613,6 +613,24 @@ static void bulk_reduce(uint8_t *dst, const uint8_t *src, uint32_t n, int op, in
     }
 }
 
+/* Land the next k chunks of a pieced tensor load (o->piece) in every
+ * destination CTA and complete their bytes on its mbarrier. */
+static int land_chunks(interp_ctx *c, const ip_op *o, uint32_t k)
+{
+    struct ip_piece *p = &c->pieces[o->piece - 1];
+    for (int r = 0; r < c->cl.ncta; r++) {
+        if (!(o->mcast >> r & 1))
+            continue;
+        uint8_t *smem = c->cl.ctas[r].smem;
+        for (uint32_t j = p->done; j < p->done + k; j++)
+            memcpy(smem + p->off[j], p->data + 16 * (size_t)j, 16);
+        if (complete(c, o, r, signal_cta(o, r), 16 * k))
+            return c->res.status;
+    }
+    p->done += k;
+    return 0;
+}
+
 static int land(interp_ctx *c, ip_op *o)
 {
     if (o->kind == IP_OP_WGMMA)
@@ -622,6 +640,12 @@ static int land(interp_ctx *c, ip_op *o)
     switch (o->kind) {
     case IP_OP_TENSOR: {
         o->req.map = &o->map;
+        if (o->req.kind == TMA_LOAD && o->piece) {
+            struct ip_piece *p = &c->pieces[o->piece - 1];
+            int rc = land_chunks(c, o, p->n - p->done);
+            p->used = false;
+            return rc;
+        }
         if (o->req.kind == TMA_LOAD) {
             for (int r = 0; r < c->cl.ncta; r++) {
                 if (!(o->mcast >> r & 1))
@@ -690,6 +714,100 @@ static int land(interp_ctx *c, ip_op *o)
     }
 }
 
+static uint64_t rng_next(interp_ctx *c)
+{
+    uint64_t x = c->rng;             /* the scheduler's xorshift (sched.c) */
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    c->rng = x;
+    return x;
+}
+
+/* A tensor load's first piece: run the whole load into a scratch window
+ * (its bytes as they will land), note its chunks in the engine's order
+ * (tma_load_chunks) in a free slot of c->pieces.  Returns false (land it
+ * whole) when it has fewer than two chunks, faults (landing whole reports
+ * that) or memory runs out. */
+static bool piece_start(interp_ctx *c, ip_op *o)
+{
+    int r0 = __builtin_ctz(o->mcast ? o->mcast : 1u);
+    if (r0 >= c->cl.ncta)
+        return false;
+    ip_cta *t = &c->cl.ctas[r0];
+    tma_request req = o->req;
+    req.map = &o->map;
+    req.smem_size = t->smem_size;
+    req.smem_off = o->smem_off;
+    uint32_t n = tma_load_chunks(&req, NULL, 0);
+    if (n < 2)
+        return false;
+    if (c->scratch_size < t->smem_size) {
+        uint8_t *sc = realloc(c->scratch, t->smem_size);
+        if (!sc)
+            return false;
+        c->scratch = sc;
+        c->scratch_size = t->smem_size;
+    }
+    int s = 0;
+    while (s < c->npieces && c->pieces[s].used)
+        s++;
+    if (s == c->npieces) {
+        struct ip_piece *np = realloc(c->pieces, (size_t)(c->npieces + 1) * sizeof *np);
+        if (!np)
+            return false;
+        c->pieces = np;
+        memset(&np[c->npieces++], 0, sizeof *np);
+    }
+    struct ip_piece *p = &c->pieces[s];
+    if (p->cap < n) {
+        uint32_t *off = realloc(p->off, (size_t)n * sizeof *off);
+        if (!off)
+            return false;
+        p->off = off;
+        uint8_t *data = realloc(p->data, (size_t)n * 16);
+        if (!data)
+            return false;
+        p->data = data;
+        p->cap = n;
+    }
+    tma_load_chunks(&req, p->off, n);
+    req.smem = c->scratch;
+    uint32_t tx = 0;
+    char why[512];
+    if (tma_execute(&req, c->plan->launch.gmem, &tx, why, sizeof why) || tx != 16 * n)
+        return false;
+    for (uint32_t k = 0; k < n; k++)
+        memcpy(p->data + 16 * (size_t)k, c->scratch + p->off[k], 16);
+    p->used = true;
+    p->n = n;
+    p->done = 0;
+    o->piece = s + 1;
+    return true;
+}
+
+/* The random policy lands a tensor load into shared memory in pieces, as
+ * the GPU may: the next few of its 16-byte chunks, in the engine's order
+ * (box row after box row, tma_load_chunks), land in every destination CTA
+ * and complete their bytes on the mbarrier(s); the rest stays in flight.
+ * Half the time a load (or what is left of it) lands whole. */
+static int land_tensor_piece(interp_ctx *c, int i)
+{
+    ip_op *o = &c->ops[i];
+    uint64_t x = rng_next(c);
+    if (!(x & 1))
+        return 0;
+    if (!o->piece && !piece_start(c, o))
+        return 0;
+    struct ip_piece *p = &c->pieces[o->piece - 1];
+    uint32_t left = p->n - p->done;
+    if (left < 2)
+        return 0;
+    uint32_t k = 1 + (uint32_t)(x >> 1) % (left - 1);
+    c->effects++;
+    return land_chunks(c, o, k) ? -1 : 1;
+}
+
 /* The random policy lands a bulk copy into shared memory in pieces, as
  * the GPU may: a prefix of its 16-byte chunks (in address order) lands and
  * completes its bytes on the mbarrier(s), the rest stays in flight.
@@ -698,13 +816,13 @@ static int land(interp_ctx *c, ip_op *o)
 static int land_piece(interp_ctx *c, int i)
 {
     ip_op *o = &c->ops[i];
-    if (c->plan->launch.policy != INTERP_COMPLETE_RANDOM || o->kind != IP_OP_BULK_G2S || o->bytes <= 16)
+    if (c->plan->launch.policy != INTERP_COMPLETE_RANDOM)
         return 0;
-    uint64_t x = c->rng;             /* the scheduler's xorshift (sched.c) */
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    c->rng = x;
+    if (o->kind == IP_OP_TENSOR && o->req.kind == TMA_LOAD)
+        return land_tensor_piece(c, i);
+    if (o->kind != IP_OP_BULK_G2S || o->bytes <= 16)
+        return 0;
+    uint64_t x = rng_next(c);
     uint32_t chunks = o->bytes / 16;
     if (!(x & 1))
         return 0;                    /* half the time the copy lands whole */
@@ -729,4 +847,28 @@ int ip_async_land(interp_ctx *c, int i)
     c->nops--;
     c->effects++;
     return land(c, &op) ? c->res.status : 0;
+}
+
+void ip_async_reset(interp_ctx *c)
+{
+    c->nops = 0;
+    for (int s = 0; s < c->npieces; s++)
+        c->pieces[s].used = false;
+}
+
+void ip_async_ctx_free(interp_ctx *c)
+{
+    free(c->ops);
+    c->ops = NULL;
+    c->nops = c->capops = 0;
+    for (int s = 0; s < c->npieces; s++) {
+        free(c->pieces[s].off);
+        free(c->pieces[s].data);
+    }
+    free(c->pieces);
+    c->pieces = NULL;
+    c->npieces = 0;
+    free(c->scratch);
+    c->scratch = NULL;
+    c->scratch_size = 0;
 }

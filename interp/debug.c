@@ -64,6 +64,8 @@ int interp_inflight_get(const interp_ctx *c, int i, interp_inflight *out)
             out->dst_space = IR_SPACE_SHARED_CLUSTER;
             out->dst = o->smem_off;
             out->cta_mask = o->mcast;
+            if (o->piece) /* landing in pieces (--complete=random): what is left */
+                out->bytes = 16 * (c->pieces[o->piece - 1].n - c->pieces[o->piece - 1].done);
         } else {
             out->kind = o->req.kind == TMA_STORE ? "TMA store" : "TMA reduction";
             out->src_space = IR_SPACE_SHARED_CTA;

@@ -198,6 +198,8 @@ typedef struct ip_op {
     uint32_t ck_rec;           /* checker's first record of it (hooks.c), UINT32_MAX none */
     int wg;                    /* wgmma: warpgroup in the CTA */
     uint32_t wg_seq;           /* wgmma: its index in the warpgroup's sequence */
+    int piece;                 /* tensor load landing in pieces (random policy):
+                                  1 + its slot in interp_ctx.pieces; 0 none */
 } ip_op;
 
 struct interp_ctx {
@@ -218,6 +220,15 @@ struct interp_ctx {
     ip_op *ops;
     int nops, capops, next_op_id;
     uint64_t rng;
+    struct ip_piece {          /* a tensor load landing in pieces: its chunks */
+        bool used;
+        uint32_t n, done, cap; /* chunks in all, landed so far, room */
+        uint32_t *off;         /* shared offset of chunk k, in landing order */
+        uint8_t *data;         /* chunk k's 16 bytes */
+    } *pieces;
+    int npieces;
+    uint8_t *scratch;          /* a shared-memory window the pieced loads run into */
+    uint32_t scratch_size;
     struct ip_landed {         /* the last complete_tx landings, for reports */
         uint64_t cluster;
         int id, kind, tkind;   /* op id, IP_OP_*, TMA_LOAD.. */
@@ -321,6 +332,10 @@ const char *ip_mbar_describe(uint64_t word, char *buf, size_t n);
 /* issue one async instruction for the lanes of `exec`; 0 or a status */
 int ip_async_issue(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, uint32_t exec);
 int ip_async_land(interp_ctx *c, int i);
+/* free what the async proxy holds (ops, pieced loads) */
+void ip_async_ctx_free(interp_ctx *c);
+/* a cluster ends: ops in flight are dropped, their pieces with them */
+void ip_async_reset(interp_ctx *c);
 /* thread (cta, warp, lane) has operations in flight in its bulk groups
  * numbered below `upto` (groups count from 0; commit_group ends one) */
 bool ip_async_groups_busy(const interp_ctx *c, int cta, int warp, int lane, uint32_t upto);

@@ -395,7 +395,7 @@ void ip_cluster_free(interp_ctx *c)
     free(cl->ctas);
     memset(cl, 0, sizeof *cl);
     c->have_cl = false;
-    c->nops = 0;
+    ip_async_reset(c);
 }
 
 bool ip_cluster_start(interp_ctx *c, uint64_t index)
@@ -549,7 +549,7 @@ int interp_run(const interp_launch *l, interp_result *res)
         if (wk[j].c) {
             ip_cluster_free(wk[j].c);
             ip_ck_free(wk[j].c);
-            free(wk[j].c->ops);
+            ip_async_ctx_free(wk[j].c);
             ip_wgmma_ctx_free(wk[j].c);
             free(wk[j].c);
         }

@@ -930,7 +930,7 @@ void interp_free(interp_ctx *c)
         return;
     ip_cluster_free(c);
     ip_ck_free(c);
-    free(c->ops);
+    ip_async_ctx_free(c);
     ip_wgmma_ctx_free(c);
     if (c->bp) {
         for (uint32_t f = 0; f < c->plan->mod->nfuncs; f++)

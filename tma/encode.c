@@ -469,13 +469,18 @@ int tma_encode_im2col(uint8_t map[128], int data_type, uint32_t rank, uint64_t g
                         i, dim_name[i], upper_corner[i], lo, hi, rank);
     }
     /* Inferred from the conformance data (32 sets): the box spans
-     * [lower, dim - 1 + upper] in each of W, H, D and must hold a pixel. */
+     * [lower, dim - 1 + upper] in each of W, H, D and must hold a pixel.
+     * With interleave the spatial dimensions are 0..rank-3, one down, as
+     * the TMA walks them (tests/hw/random_tma, ld_il2col_*): corner i is
+     * checked against globalDim[i] (tests/hw/im2col_box, H100 driver). */
+    int sd = interleave == TMA_INTERLEAVE_NONE ? 1 : 0;
     for (uint32_t i = 0; i < rank - 2; i++) {
-        int64_t size = (int64_t)global_dim[1 + i] + upper_corner[i] - lower_corner[i];
+        int64_t size = (int64_t)global_dim[sd + i] + upper_corner[i] - lower_corner[i];
         if (size <= 0)
             return fail(why, whylen, "the im2col bounding box is empty along %s: globalDim[%u] + upper - lower = "
-                        "%" PRIu64 " + %d - %d = %" PRId64 " (must be > 0)",
-                        dim_name[i], 1 + i, global_dim[1 + i], upper_corner[i], lower_corner[i], size);
+                        "%" PRIu64 " + %d - %d = %" PRId64 " (must be > 0%s)",
+                        dim_name[i], sd + i, global_dim[sd + i], upper_corner[i], lower_corner[i], size,
+                        sd ? "" : "; with interleave the spatial dimensions are 0..rank-3");
     }
     for (uint32_t i = 0; i < rank - 2; i++) {
         a.m.lower_corner[i] = lower_corner[i];

@@ -539,6 +539,26 @@ uint32_t tma_smem_footprint(const tma_request *r)
     return check(r, &g, why, sizeof why) ? 0 : g.foot;
 }
 
+uint32_t tma_load_chunks(const tma_request *r, uint32_t *off, uint32_t cap)
+{
+    geom g;
+    char why[256];
+    if (r->kind != TMA_LOAD || check(r, &g, why, sizeof why))
+        return 0;
+    uint32_t per_row = g.row_bytes / 16, n = 0;
+    if ((uint64_t)per_row * g.nrows * 16 != g.tx)
+        return 0; /* not the bytes the mbarrier is told (never seen) */
+    for (uint32_t row = 0; row < g.nrows; row++) {
+        uint32_t sa = r->smem_off + row * g.pitch;
+        for (uint32_t j = 0; j < per_row; j++, n++) {
+            uint32_t a = sa + 16 * j;
+            if (n < cap)
+                off[n] = g.span ? a ^ (((a >> 7) & g.swmask) << g.swshift) : a;
+        }
+    }
+    return n;
+}
+
 /* ---- the row machinery ------------------------------------------------- */
 
 typedef struct ctx {

@@ -183,5 +183,13 @@ int tma_check(const tma_request *r, uint32_t *tx_bytes, char *why, size_t whylen
  * swizzle and no interleave, rows padded to the span; interleaved rows
  * packed: the range a race check must cover); 0 when tma_check faults. */
 uint32_t tma_smem_footprint(const tma_request *r);
+/* The shared-memory offsets of a load's 16-byte chunks in the order the
+ * engine moves them: box row after box row (the walk order of the tile,
+ * im2col or gather4 box), a row's chunks from its low logical address up,
+ * each through the swizzle.  Fills off[0 .. min(n, cap)) and returns n, the
+ * number of chunks (n * 16 = the transaction count); 0 when r is not a load
+ * or tma_check faults.  The random completion policy lands a load in
+ * pieces in this order. */
+uint32_t tma_load_chunks(const tma_request *r, uint32_t *off, uint32_t cap);
 
 #endif

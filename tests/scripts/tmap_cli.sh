@@ -50,8 +50,9 @@ fi
 
 # maps as the H100's driver (580.159.04) encoded them: every byte but the
 # global address (bytes 0..7) equal.  tests/hw/wide_encode: im2col_wide at
-# ranks 3..5; tests/hw/encode_fuzz: the random encodes the driver accepted.
-for W in tests/hw/wide_encode tests/hw/encode_fuzz; do
+# ranks 3..5; tests/hw/encode_fuzz: the random encodes the driver accepted;
+# tests/hw/im2col_box: the im2col bounding boxes the driver accepted.
+for W in tests/hw/wide_encode tests/hw/encode_fuzz tests/hw/im2col_box; do
     "$PTXI" tmap --bytes "$W/cases.jsonl" > "$T/drv.txt" 2>/dev/null
     awk '/^[A-Za-z0-9_]+ tm: CUDA_/ { name = $1; next }
          NF == 8 && length($0) == 71 && /^[0-9a-f ]+$/ { gsub(/ /, ""); hex[name] = hex[name] $0 }

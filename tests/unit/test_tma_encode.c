@@ -367,8 +367,38 @@ static void check_reasons(void)
     CHECK("why/NULL map", rc == TMA_ERROR_INVALID_VALUE);
 }
 
+/* The im2col bounding box with interleave (tests/hw/im2col_box, H100
+ * driver): corner i is checked against globalDim[i], not globalDim[i + 1].
+ * i2b_010: rank 4, globalDim {128, 3, 9, 2}, lower {0, -77}, upper {-5, -22}:
+ * 3 - 5 - 0 < 1 along W one up, but 128 - 5 and 3 - 22 + 77 hold pixels;
+ * i2b_572: rank 3, globalDim {48, 64, 4}, lower -1, upper -63: 64 - 63 + 1
+ * holds two, 48 - 63 + 1 none. */
+static void check_im2col_interleave_box(void)
+{
+    uint8_t map[128];
+    char why[256];
+    uint64_t A = 0x7f0000000000ull;
+    uint64_t gd4[4] = {128, 3, 9, 2}, gs4[3] = {2048, 6144, 55296};
+    int lo4[2] = {0, -77}, up4[2] = {-5, -22};
+    uint32_t es4[4] = {1, 1, 7, 6};
+    int rc = tma_encode_im2col(map, TMA_DT_BFLOAT16, 4, A, gd4, gs4, lo4, up4, 128, 100, es4, TMA_INTERLEAVE_16B,
+                               TMA_SWIZZLE_NONE, TMA_L2_NONE, TMA_OOB_FILL_NONE, why, sizeof why);
+    CHECK_EQ_U64("im2col/interleaved box: W is dimension 0 (i2b_010 encodes)", rc, TMA_SUCCESS);
+    rc = tma_encode_im2col(map, TMA_DT_BFLOAT16, 4, A, gd4, gs4, lo4, up4, 128, 100, es4, TMA_INTERLEAVE_NONE,
+                           TMA_SWIZZLE_NONE, TMA_L2_NONE, TMA_OOB_FILL_NONE, why, sizeof why);
+    CHECK_EQ_U64("im2col/box without interleave: W is dimension 1 (empty)", rc, TMA_ERROR_INVALID_VALUE);
+    uint64_t gd3[3] = {48, 64, 4}, gs3[2] = {96, 6144};
+    int lo3[1] = {-1}, up3[1] = {-63};
+    uint32_t es3[3] = {1, 1, 1};
+    rc = tma_encode_im2col(map, TMA_DT_UINT8, 3, A, gd3, gs3, lo3, up3, 16, 4, es3, TMA_INTERLEAVE_16B,
+                           TMA_SWIZZLE_NONE, TMA_L2_NONE, TMA_OOB_FILL_NONE, why, sizeof why);
+    CHECK_EQ_U64("im2col/interleaved box empty along dimension 0 (i2b_572 fails)", rc, TMA_ERROR_INVALID_VALUE);
+    CHECK("im2col/interleaved box: the message names globalDim[0]", strstr(why, "globalDim[0]") != NULL);
+}
+
 int main(void)
 {
+    check_im2col_interleave_box();
     run_suites();
     check_enums();
     check_round_trips();

@@ -162,6 +162,61 @@ static void test_random(void)
     CHECK("random requests: enough of them land (the generator is not all faults)", ran > 500);
 }
 
+/* tma_load_chunks, which the random completion policy lands loads by: for
+ * every load that lands, its 16-byte chunks are distinct, inside shared
+ * memory, count the transaction bytes, and together are exactly the bytes
+ * the load writes (a byte is written when it comes out the same over
+ * shared memory filled with 0x00 and with 0xFF). */
+static uint32_t chunk_off[SMEM / 16];
+static uint8_t chunk_seen[SMEM / 16];
+
+static void test_chunks(void)
+{
+    int ran = 0, bad = 0;
+    char first[400] = "";
+    for (int it = 0; it < 4000; it++) {
+        mem_global *g = mem_global_new();
+        rcase k;
+        random_case(&k, g);
+        k.r.kind = TMA_LOAD;
+        char why[512], what[200] = "";
+        uint32_t tx = 0, tx2 = 0;
+        memset(smem_a, 0x00, SMEM);
+        memset(smem_b, 0xFF, SMEM);
+        k.r.smem = smem_a;
+        int rc = tma_execute(&k.r, g, &tx, why, sizeof why);
+        k.r.smem = smem_b;
+        int rc2 = tma_execute(&k.r, g, &tx2, why, sizeof why);
+        uint32_t n = tma_load_chunks(&k.r, chunk_off, SMEM / 16);
+        if (rc || rc2) {
+            if (n) snprintf(what, sizeof what, "a faulting load has %u chunks", n);
+        } else {
+            ran++;
+            memset(chunk_seen, 0, sizeof chunk_seen);
+            if ((uint64_t)n * 16 != tx)
+                snprintf(what, sizeof what, "%u chunks for a transaction count of %u bytes", n, tx);
+            for (uint32_t j = 0; j < n && !what[0]; j++) {
+                uint32_t o = chunk_off[j];
+                if (o % 16 || o + 16 > k.r.smem_size || chunk_seen[o / 16]++)
+                    snprintf(what, sizeof what, "chunk %u at 0x%x is misaligned, outside or repeated", j, o);
+            }
+            for (uint32_t i = 0; i < k.r.smem_size && !what[0]; i++)
+                if ((smem_a[i] == smem_b[i]) != (chunk_seen[i / 16] != 0))
+                    snprintf(what, sizeof what, "shared byte 0x%x is %s but %s a chunk", i,
+                             smem_a[i] == smem_b[i] ? "written" : "not written",
+                             chunk_seen[i / 16] ? "in" : "not in");
+        }
+        if (what[0] && !bad++)
+            snprintf(first, sizeof first, "case %d (mode %d, type %d, rank %d, interleave %d, swizzle %d, box0 %u, "
+                     "es0 %u, smem_off 0x%x): %s", it, k.r.mode, k.m.data_type, k.m.rank, k.m.interleave,
+                     k.m.swizzle, k.m.box_dim[0], k.m.element_strides[0], k.r.smem_off, what);
+        mem_global_free(g);
+    }
+    if (bad) printf("FAIL load chunks: %d cases, first %s\n", bad, first), check_failures++;
+    CHECK("load chunks: the chunks of every landed load are the bytes it writes, tx = 16 x chunks", !bad);
+    CHECK("load chunks: enough random loads land", ran > 500);
+}
+
 static void map_init(tma_map *m, int kind, int dt, int rank, int il, int sw)
 {
     memset(m, 0, sizeof *m);
@@ -275,6 +330,7 @@ static void test_row_not_16(void)
 int main(void)
 {
     test_random();
+    test_chunks();
     test_im2col_interleave();
     test_subbyte_interleave();
     test_row_not_16();
