@@ -22,29 +22,16 @@
  *    (it is flush-to-zero), from x >= 128 +Inf.
  * A subnormal input reads as zero (sfu.c flushes it before the call). */
 #include <stdint.h>
+#include "sfu/core.h"
 
-uint32_t sfu_ex2_core(uint32_t x);
 extern const uint32_t sfu_ex2_tab[64][3];
-
-/* q(j) = (j^2 - low) >> 19, low = the partial-product bits of j*j in the
- * columns below 19.  With j = h 2^9 + l (l: 9 bits): every pair inside l
- * and every square up to j_9 (column 18) is low; a pair j_a j_b with a in l,
- * b = 9 + t in h sits at column a + b + 1, below 19 for a < 9 - t; pairs
- * inside h are from column 20 up. */
-static inline uint32_t ex2_squarer(uint32_t j)
-{
-    uint32_t l = j & 511, low = l * l + (((j >> 9) & 1) << 18);
-    for (int t = 0; t < 8; t++)
-        low += ((j >> (9 + t)) & 1) * ((l & ((1u << (9 - t)) - 1)) << (10 + t));
-    return (uint32_t)(((uint64_t)j * j - low) >> 19);
-}
 
 /* the mantissa bits of 2^(m 2^-23), m < 2^23 */
 static inline uint32_t ex2_frac(uint32_t m)
 {
     const uint32_t *c = sfu_ex2_tab[m >> 17];
     uint32_t j = m & 0x1ffff;
-    uint64_t p = ((uint64_t)c[0] << 13) + 6114 + (uint64_t)c[1] * j + (uint64_t)c[2] * ex2_squarer(j);
+    uint64_t p = ((uint64_t)c[0] << 13) + 6114 + (uint64_t)c[1] * j + (uint64_t)c[2] * sfu_square_cut(j, 19);
     return (uint32_t)(p >> 15);
 }
 

@@ -26,20 +26,9 @@
  * comes out 1.6 times the exact value).
  * Subnormals, zero, negatives, Inf and NaN are sfu.c's business. */
 #include <stdint.h>
+#include "sfu/core.h"
 
-uint32_t sfu_lg2_core(uint32_t x);
 extern const int32_t sfu_lg2_tab[64][3];
-
-/* jj^2 >> 19 from the partial products of weight >= 2^19: bit k of jj
- * contributes 2^2k (kept for k >= 10) and 2^(k+1) times each lower bit i
- * with i + k + 1 >= 19; every kept product is a multiple of 2^19, so each
- * is shifted down on its own: 2^(2k-19) + (jj mod 2^k) >> (18 - k) */
-static inline uint32_t trunc_square(uint32_t jj)
-{
-#define SQ_BIT(k) (-((jj >> (k)) & 1) & ((1u << (2 * (k) - 19)) + ((jj & ((1u << (k)) - 1)) >> (18 - (k)))))
-    return SQ_BIT(10) + SQ_BIT(11) + SQ_BIT(12) + SQ_BIT(13) + SQ_BIT(14) + SQ_BIT(15) + SQ_BIT(16);
-#undef SQ_BIT
-}
 
 /* x: a positive normal f32 */
 uint32_t sfu_lg2_core(uint32_t x)
@@ -49,7 +38,7 @@ uint32_t sfu_lg2_core(uint32_t x)
     int e = (int)(x >> 23) - 127;
     uint32_t j = x & 0x7fffffu, jj = j & 0x1ffffu;
     const int32_t *t = sfu_lg2_tab[j >> 17];
-    int64_t v = ((int64_t)t[0] << 12) + 837 + (int64_t)t[1] * jj - 2 * (int64_t)t[2] * trunc_square(jj);
+    int64_t v = ((int64_t)t[0] << 12) + 837 + (int64_t)t[1] * jj - 2 * (int64_t)t[2] * sfu_square_cut(jj, 19);
     int64_t r = (int64_t)e * ((int64_t)1 << 36) + (v >> 2);
     uint32_t sign = r < 0 ? 0x80000000u : 0;
     uint64_t m = r < 0 ? (uint64_t)(-r - 1) : (uint64_t)r;

@@ -20,24 +20,9 @@
  * units of its last place, C1 and C2 exactly. */
 #include <stdbool.h>
 #include <stdint.h>
+#include "sfu/core.h"
 
-uint32_t sfu_core_rsq_sqrt(uint32_t d, bool rsq);
 extern const int64_t sfu_rsq_tab[2][128][3];
-
-/* Q(j) for j < 2^17: the sum of the partial-product bits of j*j in
- * columns 2^19 and up, over 2^17.  With H = j >> 9 and L = j mod 2^9, the
- * bits of H*H are all kept but H's lowest bit squared (column 18); of the
- * cross terms 2 H L 2^9, bit a of L times bit m of H lands in column
- * a + m + 10, kept for a + m >= 9, so they sum to 2^19 X with
- * X = sum over a of L_a (H >> (9 - a)); of L*L nothing is kept. */
-static inline int64_t squarer(uint32_t j)
-{
-    uint32_t h = j >> 9, l = j & 0x1ffu, x = 0;
-#pragma GCC unroll 7
-    for (int a = 2; a <= 8; a++)
-        x += (l >> a & 1) ? h >> (9 - a) : 0;
-    return (int64_t)(2 * (h * h - (h & 1)) + 4 * x);
-}
 
 /* d < 2^24: the f32 bits of 1/sqrt(xr) in (0.5, 1] or sqrt(xr) in [1, 2) */
 uint32_t sfu_core_rsq_sqrt(uint32_t d, bool rsq)
@@ -46,6 +31,6 @@ uint32_t sfu_core_rsq_sqrt(uint32_t d, bool rsq)
         return 0x3f800000u;
     const int64_t *c = sfu_rsq_tab[!rsq][d >> 17];
     uint32_t j = d & 0x1ffffu;
-    int64_t s = c[0] + c[1] * (int64_t)j + c[2] * squarer(j);
+    int64_t s = c[0] + c[1] * (int64_t)j + c[2] * (4 * (int64_t)sfu_square_cut(j, 19));
     return rsq ? 0x3f000000u + (uint32_t)(s >> 17) : 0x3f800000u + (uint32_t)(s >> 18);
 }

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 #include "sfu/sfu.h"
+#include "sfu/core.h"
 
 #define QNAN32 0x7fffffffu   /* the canonical NaN every f32 MUFU result uses */
 
@@ -52,7 +53,6 @@ static inline uint32_t scale_ftz(float r, int n)
  * written as zero */
 static uint32_t core_rcp(uint32_t x)
 {
-    extern uint32_t sfu_rcp_sig(uint32_t frac);
     uint32_t y = sfu_rcp_sig(x & 0x7fffffu), s = x & 0x80000000u;
     int ef = 253 - (int)((x >> 23) & 0xff) + (int)(y >> 24);   /* y = 2^24 only for a power of two */
     if (ef <= 0)
@@ -67,22 +67,7 @@ static uint32_t core_rsq_sqrt(uint32_t x, bool rsq)
 {
     int ex = (int)((x >> 23) & 0xff) - 127, k = ex >> 1;   /* floor(ex / 2) */
     uint32_t d = ((uint32_t)(ex - 2 * k) << 23) | (x & 0x7fffffu);
-    extern uint32_t sfu_core_rsq_sqrt(uint32_t d, bool rsq);   /* rsq.c: the interpolator, bit for bit */
     return scale_ftz(u2f(sfu_core_rsq_sqrt(d, rsq)), rsq ? -k : k);
-}
-
-/* MUFU.EX2: the H100's interpolator, bit for bit (sfu/ex2.c) */
-static uint32_t core_ex2(uint32_t x)
-{
-    extern uint32_t sfu_ex2_core(uint32_t x);
-    return sfu_ex2_core(x);
-}
-
-/* x > 0 normal: the H100's interpolator, bit for bit (lg2.c) */
-static uint32_t core_lg2(uint32_t x)
-{
-    extern uint32_t sfu_lg2_core(uint32_t x);
-    return sfu_lg2_core(x);
 }
 
 static uint32_t core(int fn, uint32_t x)
@@ -109,21 +94,19 @@ static uint32_t core(int fn, uint32_t x)
             return core_rsq_sqrt(x, false);
         r = sqrt(a);
         break;
-    case C_EX2: return core_ex2(x);
+    case C_EX2: return sfu_ex2_core(x);
     case C_LG2:
         if (finite && !zero && !neg)
-            return core_lg2(x);
+            return sfu_lg2_core(x);
         r = log2(a);
         break;
     /* the argument is already in revolutions (the FMUL.RZ by 1/(2 pi)
      * before); sincos.c has the unit's algorithm, bit for bit */
     case C_SIN: case C_COS: {
-        extern uint32_t sfu_sincos_core(uint32_t x, bool cos);
         return sfu_sincos_core(x, fn == C_COS);
     }
     /* TANH: sfu/tanh.c */
     default: {
-        extern uint32_t sfu_tanh_core(uint32_t x);
         return sfu_tanh_core(x);
     }
     }

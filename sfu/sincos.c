@@ -27,21 +27,9 @@
  * every one of the 2^23 values of G the H100 gives. */
 #include <stdbool.h>
 #include <stdint.h>
+#include "sfu/core.h"
 
-uint32_t sfu_sincos_core(uint32_t x, bool cos);
 extern const int32_t sfu_sincos_tab[64][3];
-
-/* j^2 with the partial products of weight below 2^19 dropped, over 2^19.
- * With j = H 2^9 + L (L: bits 0-8): every product of two bits of H is kept
- * but bit 9's square (2^18); no product of two bits of L is; bit a of L
- * times bit b of H (weight 2^(a+b+1)) is kept for b >= 18 - a. */
-static inline uint64_t sincos_square(uint64_t j)
-{
-    uint64_t h = j >> 9, s = (h * h - (h & 1)) << 18;
-    for (int a = 2; a <= 8; a++)
-        s += (uint64_t)-(j >> a & 1) & (((j >> (18 - a)) << (18 - a)) << (a + 1));
-    return s >> 19;
-}
 
 /* x: a finite or infinite f32 (revolutions), not NaN, subnormals already
  * read as zero; returns the unit's result bits */
@@ -62,7 +50,7 @@ uint32_t sfu_sincos_core(uint32_t x, bool cos)
         f ^= 0x7fffffu;
     const int32_t *row = sfu_sincos_tab[f >> 17];
     uint64_t j = f & 0x1ffffu;
-    uint64_t v = (uint64_t)((int64_t)row[0] * 4096 + row[1] * (int64_t)j + row[2] * (int64_t)sincos_square(j));
+    uint64_t v = (uint64_t)((int64_t)row[0] * 4096 + row[1] * (int64_t)j + row[2] * (int64_t)sfu_square_cut(j, 19));
     uint32_t r = 0;
     if (v) {
         int n = 63 - __builtin_clzll(v);   /* V < 2^n+1: the result is in [2^(n-37), 2^(n-36)) */

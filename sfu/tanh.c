@@ -33,24 +33,12 @@
  * x - x^3/3 in the unit's fixed point).  Widths: C0 < 2^40, |C1| < 2^16,
  * |C2| < 2^15. */
 #include <stdint.h>
+#include "sfu/core.h"
 
-uint32_t sfu_tanh_core(uint32_t x);
 
 extern const unsigned char sfu_tanh_read[11], sfu_tanh_lsb[11];
 extern const unsigned short sfu_tanh_first[11];
 extern const int64_t sfu_tanh_coef[][3];
-
-/* T(j) for 17-bit j: bit k pairs with bit l (k < l) at weight 2^(k+l+1),
- * kept when k + l >= 18, and stands alone at 2^(2k), kept when k >= 10.
- * Bits 9..16 (jh) pair among themselves at 2^20 and above: jh^2, less bit
- * 9's own 2^18; bit k <= 8 pairs with the bits l >= 18 - k. */
-static inline uint32_t tsq(uint32_t j)
-{
-    uint64_t jh = j & ~0x1ffu, s = jh * jh - ((uint64_t)(j & 0x200u) << 9);
-    for (int k = 0; k <= 8; k++)
-        s += (uint64_t)((j >> k) & 1u) * (((uint64_t)(j >> (18 - k)) << (18 - k)) << (k + 1));
-    return (uint32_t)(s >> 19);
-}
 
 uint32_t sfu_tanh_core(uint32_t x)
 {
@@ -65,7 +53,7 @@ uint32_t sfu_tanh_core(uint32_t x)
     int r = sfu_tanh_read[b];
     uint32_t k = (a & 0x7fffffu) >> (23 - r), j = k & 0x1ffffu;
     const int64_t *c = sfu_tanh_coef[sfu_tanh_first[b] + (k >> 17)];
-    uint64_t v = (uint64_t)(c[0] + c[1] * (int64_t)j + c[2] * (int64_t)tsq(j));
+    uint64_t v = (uint64_t)(c[0] + c[1] * (int64_t)j + c[2] * (int64_t)sfu_square_cut(j, 19));
     int top = 63 - __builtin_clzll(v);
     return sign | ((uint32_t)(top - sfu_tanh_lsb[b] + 127) << 23) | ((uint32_t)(v >> (top - 23)) & 0x7fffffu);
 }
