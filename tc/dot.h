@@ -54,24 +54,10 @@ unsigned tc_type_bits(int t);
 uint64_t tc_dot(const struct tc_dot_op *op, const uint32_t *a, const uint32_t *b,
                 int n, uint64_t c);
 
-/* The same, over operands decoded once (an MMA uses each row of A and each
- * column of B for many outputs).  tc_dot_fast(op) says whether op's family
- * and types have this path (one fused floating-point step over all n
- * products); tc_dot_decode fills v from raw elements as tc_dot takes them;
- * tc_dot_dv gives tc_dot's result, bit for bit, for the same operands. */
-typedef struct tc_dvec {
-    double val[64];    /* sig * 2^exp, exactly */
-    int32_t sig[64];   /* signed significand, 0 for a zero */
-    int16_t exp[64];   /* floating exponent (subnormals: the type's minimum;
-                        * zeros: TC_DV_ZERO_EXP, far below any product's) */
-    uint8_t n;
-    uint8_t special;   /* an infinity or NaN is among them: tc_dot_dv takes the slow path */
-    const uint32_t *raw;
-} tc_dvec;
-#define TC_DV_ZERO_EXP (-16384)
+/* tc_dot_fast(op): whether op's family and types are one fused
+ * floating-point step over all n products (the row path below). */
+#define TC_DV_ZERO_EXP (-16384)   /* a zero's exponent: far below any product's */
 bool tc_dot_fast(const struct tc_dot_op *op);
-void tc_dot_decode(const struct tc_dot_op *op, bool is_b, const uint32_t *x, int n, tc_dvec *v);
-uint64_t tc_dot_dv(const struct tc_dot_op *op, const tc_dvec *a, const tc_dvec *b, uint64_t c);
 
 /* A whole row of outputs at a time (wgmma: one row of A against all N
  * columns of B).  tc_dot_cols decodes n columns of B (column c's element i
