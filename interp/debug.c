@@ -171,6 +171,8 @@ bool interp_instr_addr(const interp_ctx *c, int cta, int warp, int lane, int fun
             if (o->u.addr.base >= f->nregs)
                 return false;
             *addr = f->regs[o->u.addr.base * IP_WARP + (unsigned)lane] + (uint64_t)o->u.addr.off;
+            if (o->u.addr.base32)   /* as ip_addr: a 32-bit base wraps */
+                *addr = (uint32_t)*addr;
             return true;
         case IR_BASE_SYM:
             *addr = ip_sym_addr(c, w, lane, o->u.addr.base, &sp) + (uint64_t)o->u.addr.off;

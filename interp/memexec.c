@@ -48,7 +48,7 @@ uint64_t ip_addr(interp_ctx *c, ip_warp *w, ip_frame *f, const ir_instr *in, int
          * digits as [%r20+24] with %r20 = depot - 4*k, below the depot
          * when the depot sits at local address 0 (tests/hw/triton_sfu
          * ew_sin_wide). */
-        if (ir_types[ip_func(c, f->func)->regs[o->u.addr.base].type].bits == 32)
+        if (o->u.addr.base32)
             a = (uint32_t)a;
         return a;
     }

@@ -340,7 +340,7 @@ static int lower_one(lower *lw, const ir_instr *in, ip_uop *u)
             bits < 8 || bits > 64 || (bits & (bits - 1)))
             return 0;
         if (ad->kind == IR_OPD_ADDR && ad->u.addr.base_kind == IR_BASE_REG && !ad->u.addr.has_vec &&
-            ad->u.addr.base < lw->fn->nregs) {
+            !ad->u.addr.base32 && ad->u.addr.base < lw->fn->nregs) {
             u->a = ad->u.addr.base;
             u->off = ad->u.addr.off;
         } else if (ad->kind == IR_OPD_REG && !ad->neg && !ad->vsel && ad->u.reg < lw->fn->nregs) {

@@ -169,6 +169,8 @@ typedef struct ir_operand {
         struct {
             uint8_t base_kind;  /* ir_base_kind */
             uint8_t has_vec;    /* [tmap, {c0, c1}] : vec_first/vec_n valid */
+            uint8_t base32;     /* IR_BASE_REG with a 32-bit register: the
+                                 * address wraps modulo 2^32 (set when built) */
             uint16_t vec_n;
             uint32_t base;      /* register slot or symbol index */
             int64_t off;

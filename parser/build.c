@@ -1521,6 +1521,7 @@ void ptx_b_addr(ptx_builder *b, const ptx_tok *base, int64_t off, ptx_loc l)
     if (bd) {
         o->u.addr.base_kind = bd->kind == BIND_REG ? IR_BASE_REG : IR_BASE_SYM;
         o->u.addr.base = bd->idx;
+        o->u.addr.base32 = bd->kind == BIND_REG && ir_types[b->regs[bd->idx].type].bits == 32;
         return;
     }
     hent *e = ht_find(&b->modtab, base->s, base->n, h);
