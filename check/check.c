@@ -24,23 +24,6 @@
  * records get component 0, which counts as always ordered (unchecked) */
 #define CK_NDYN(ncta) (128u + 64u * (uint32_t)(ncta))
 
-typedef struct ck_cell {
-    /* the last writer: epoch (0 = none; CK_ASYNC: op index + 1), site,
-     * agent, lane, bytes of the granule */
-    uint32_t wep, wsite;
-    uint16_t wag;
-    uint8_t wlane, wmask;
-    /* the last reader, the same (rmask bits 4..7: the reader read those
-     * bytes before anything had written them); kept together, 12 bytes,
-     * so that a bulk read records itself with one copy (op_range) */
-    uint32_t rep, rsite;
-    uint16_t rag;
-    uint8_t rlane, rmask;
-    uint8_t init;              /* bytes ever written */
-    uint8_t lflags;            /* CK_WAMBIG, CK_RAMBIG: the lane check is off for this cell */
-    uint32_t wws, rws;         /* the agent's warp-sync count at the write / the reads */
-    uint32_t rlanes;           /* lanes of the reading agent that read in interval rws */
-} ck_cell;
 typedef struct ck_rdrec { uint32_t rep, rsite; uint16_t rag; uint8_t rlane, rmask; } ck_rdrec;
 _Static_assert(offsetof(ck_cell, rsite) == offsetof(ck_cell, rep) + offsetof(ck_rdrec, rsite) &&
                offsetof(ck_cell, rag) == offsetof(ck_cell, rep) + offsetof(ck_rdrec, rag) &&
@@ -48,14 +31,11 @@ _Static_assert(offsetof(ck_cell, rsite) == offsetof(ck_cell, rep) + offsetof(ck_
                offsetof(ck_cell, rmask) == offsetof(ck_cell, rep) + offsetof(ck_rdrec, rmask) &&
                sizeof(ck_rdrec) == 12, "ck_cell's reader fields must match ck_rdrec");
 
-enum { CK_WAMBIG = 1, CK_RAMBIG = 2 };
-
 struct ck_state {
+    ck_hot h;                  /* first: check.h's inline ck_access reads it (shadow, clocks,
+                                  wsync: per agent, its warp-sync count, ticked by ck_warp_sync) */
     int ncta, nwarps;
-    uint32_t nag, width, used;
-    uint32_t smem, ngran;
-    uint32_t *clocks;
-    uint32_t *wsync;           /* per agent: warp-sync count (ck_warp_sync) */
+    uint32_t nag, used;
     uint32_t *seen;            /* nag rows of `width`: direct observations (ck_seen) */
     uint32_t *seen_lanes;      /* and the lanes that made them */
     uint32_t *seen_site;       /* and the wait instruction */
@@ -91,7 +71,7 @@ struct ck_state {
     uint32_t npool, cappool;
 };
 
-static uint32_t *row(ck_state *s, uint32_t agent) { return s->clocks + (size_t)agent * s->width; }
+static uint32_t *row(ck_state *s, uint32_t agent) { return s->h.clocks + (size_t)agent * s->h.width; }
 
 ck_state *ck_new(int ncta, int nwarps, uint32_t smem)
 {
@@ -101,12 +81,12 @@ ck_state *ck_new(int ncta, int nwarps, uint32_t smem)
     s->ncta = ncta;
     s->nwarps = nwarps;
     s->nag = (uint32_t)(ncta * nwarps);
-    s->width = s->nag + CK_NDYN(ncta);
-    s->smem = smem;
-    s->ngran = (smem + 3) / 4;
-    size_t w = s->width;
-    s->clocks = calloc((size_t)s->nag * w, 4);
-    s->wsync = calloc(s->nag, 4);
+    s->h.width = s->nag + CK_NDYN(ncta);
+    s->h.smem = smem;
+    s->h.ngran = (smem + 3) / 4;
+    size_t w = s->h.width;
+    s->h.clocks = calloc((size_t)s->nag * w, 4);
+    s->h.wsync = calloc(s->nag, 4);
     s->seen = calloc((size_t)s->nag * w, 4);
     s->seen_lanes = calloc((size_t)s->nag * w, 4);
     s->seen_site = calloc((size_t)s->nag * w, 4);
@@ -114,7 +94,7 @@ ck_state *ck_new(int ncta, int nwarps, uint32_t smem)
     s->obs_lanes = calloc((size_t)s->nag * w, 4);
     s->obs_base = calloc((size_t)s->nag * w, 4);
     s->obs_site = calloc((size_t)s->nag * w, 4);
-    s->shadow = calloc((size_t)ncta * s->ngran, sizeof *s->shadow);
+    s->h.shadow = calloc((size_t)ncta * s->h.ngran, sizeof *s->h.shadow);
     s->mbar_ix = calloc((size_t)ncta * (smem / 8 + 1), 2);
     s->bars = calloc((size_t)ncta * 16 * w, 4);
     s->cbar = calloc(2 * w, 4);
@@ -130,7 +110,7 @@ ck_state *ck_new(int ncta, int nwarps, uint32_t smem)
     s->bulk_op = calloc((size_t)s->nag * 32, 4);
     s->nwg = (uint32_t)ncta * (uint32_t)((nwarps + 3) / 4);
     s->wg_comp = calloc(s->nwg + 1, 2);
-    if (!s->clocks || !s->wsync || !s->seen || !s->seen_lanes || !s->seen_site || !s->obs_ws || !s->obs_lanes || !s->obs_base || !s->obs_site || !s->shadow || !s->mbar_ix || !s->bars || !s->cbar || !s->memsync || !s->remote ||
+    if (!s->h.clocks || !s->h.wsync || !s->seen || !s->seen_lanes || !s->seen_site || !s->obs_ws || !s->obs_lanes || !s->obs_base || !s->obs_site || !s->h.shadow || !s->mbar_ix || !s->bars || !s->cbar || !s->memsync || !s->remote ||
         !s->remote_site || !s->remote_lane || !s->bulk_wcomp || !s->fenced || !s->fence_snap || !s->bulk_comp || !s->bulk_need || !s->bulk_op || !s->wg_comp) {
         ck_free(s);
         return NULL;
@@ -146,8 +126,8 @@ void ck_free(ck_state *s)
     for (uint32_t i = 0; i < s->npool; i++)
         free(s->pool[i]);
     free(s->pool);
-    free(s->clocks);
-    free(s->wsync);
+    free(s->h.clocks);
+    free(s->h.wsync);
     free(s->seen);
     free(s->seen_lanes);
     free(s->seen_site);
@@ -155,7 +135,7 @@ void ck_free(ck_state *s)
     free(s->obs_lanes);
     free(s->obs_base);
     free(s->obs_site);
-    free(s->shadow);
+    free(s->h.shadow);
     free(s->mbar_ix);
     free(s->mbars);
     free(s->bars);
@@ -181,7 +161,7 @@ void ck_free(ck_state *s)
 
 void ck_reset(ck_state *s)
 {
-    size_t w = s->width, u = s->used ? s->used : s->nag;
+    size_t w = s->h.width, u = s->used ? s->used : s->nag;
     /* rows are only dirty up to `used` */
     for (uint32_t a = 0; a < s->nag; a++) {
         memset(row(s, a), 0, u * 4);
@@ -192,10 +172,10 @@ void ck_reset(ck_state *s)
     }
     for (uint32_t a = 0; a < s->nag; a++) {
         row(s, a)[a] = 1;        /* epochs start at 1: 0 marks "no access" */
-        s->wsync[a] = 1;
+        s->h.wsync[a] = 1;
     }
-    memset(s->shadow, 0, (size_t)s->ncta * s->ngran * sizeof *s->shadow);
-    memset(s->mbar_ix, 0, (size_t)s->ncta * (s->smem / 8 + 1) * 2);
+    memset(s->h.shadow, 0, (size_t)s->ncta * s->h.ngran * sizeof *s->h.shadow);
+    memset(s->mbar_ix, 0, (size_t)s->ncta * (s->h.smem / 8 + 1) * 2);
     memset(s->bars, 0, (size_t)s->ncta * 16 * w * 4);
     memset(s->cbar, 0, 2 * w * 4);
     memset(s->memsync, 0, (size_t)s->ncta * w * 4);
@@ -220,8 +200,10 @@ void ck_reset(ck_state *s)
     s->used = s->nag;
 }
 
+void ck_set_general(ck_state *s, bool on) { s->h.general = on; }
+
 int ck_nagents(const ck_state *s) { return (int)s->nag; }
-uint32_t ck_width(const ck_state *s) { return s->width; }
+uint32_t ck_width(const ck_state *s) { return s->h.width; }
 uint32_t *ck_clock(ck_state *s, uint32_t agent) { return row(s, agent); }
 uint32_t ck_epoch(ck_state *s, uint32_t agent) { return row(s, agent)[agent]; }
 
@@ -235,7 +217,7 @@ uint32_t *ck_sync_new(ck_state *s)
         s->pool = n;
         s->cappool = cap;
     }
-    uint32_t *v = calloc(s->width, 4);
+    uint32_t *v = calloc(s->h.width, 4);
     if (v)
         s->pool[s->npool++] = v;
     return v;
@@ -258,17 +240,17 @@ void ck_release(ck_state *s, uint32_t agent, uint32_t *sync)
     r[agent]++;
 }
 
-void ck_warp_sync(ck_state *s, uint32_t agent) { s->wsync[agent]++; }
+void ck_warp_sync(ck_state *s, uint32_t agent) { s->h.wsync[agent]++; }
 
 void ck_lane_observe(ck_state *s, uint32_t agent, uint32_t lane, uint32_t comp, uint32_t v, uint32_t site)
 {
     if (!comp)
         return;
-    size_t i = (size_t)agent * s->width + comp;
+    size_t i = (size_t)agent * s->h.width + comp;
     uint32_t *r = row(s, agent);
-    if (s->obs_ws[i] != s->wsync[agent]) {
+    if (s->obs_ws[i] != s->h.wsync[agent]) {
         /* the first lane of a new interval: what every lane had before it */
-        s->obs_ws[i] = s->wsync[agent];
+        s->obs_ws[i] = s->h.wsync[agent];
         s->obs_base[i] = r[comp];
         s->obs_lanes[i] = 0;
     }
@@ -280,7 +262,7 @@ void ck_lane_observe(ck_state *s, uint32_t agent, uint32_t lane, uint32_t comp, 
 
 uint32_t ck_lane_obs_site(ck_state *s, uint32_t agent, uint32_t comp)
 {
-    return s->obs_site[(size_t)agent * s->width + comp];
+    return s->obs_site[(size_t)agent * s->h.width + comp];
 }
 
 /* An async write (op) ordered before agent at warp level: is it ordered
@@ -291,8 +273,8 @@ static bool lane_unwaited(ck_state *s, uint32_t agent, uint32_t lane, uint32_t o
     const ck_op *o = &s->ops[op];
     if (!o->comp || o->wgmma || !o->is_load)
         return false;
-    size_t i = (size_t)agent * s->width + o->comp;
-    if (!s->obs_ws[i] || s->obs_ws[i] + 1 != s->wsync[agent] || (s->obs_lanes[i] >> lane & 1) ||
+    size_t i = (size_t)agent * s->h.width + o->comp;
+    if (!s->obs_ws[i] || s->obs_ws[i] + 1 != s->h.wsync[agent] || (s->obs_lanes[i] >> lane & 1) ||
         o->val <= s->obs_base[i])
         return false;
     *waiter = (uint32_t)__builtin_ctz(s->obs_lanes[i]);
@@ -301,7 +283,7 @@ static bool lane_unwaited(ck_state *s, uint32_t agent, uint32_t lane, uint32_t o
 
 void ck_acquire(ck_state *s, uint32_t agent, const uint32_t *sync)
 {
-    s->wsync[agent]++;           /* whatever orders the warp after others orders its lanes */
+    s->h.wsync[agent]++;           /* whatever orders the warp after others orders its lanes */
     if (sync)
         ck_join(s, row(s, agent), sync);
 }
@@ -324,7 +306,7 @@ void ck_observe(ck_state *s, uint32_t agent, uint32_t comp, uint32_t v)
 
 uint32_t ck_seen(ck_state *s, uint32_t agent, uint32_t comp, uint32_t *lanes, uint32_t *site)
 {
-    size_t i = (size_t)agent * s->width + comp;
+    size_t i = (size_t)agent * s->h.width + comp;
     *lanes = s->seen_lanes[i];
     *site = s->seen_site[i];
     return s->seen[i];
@@ -332,7 +314,7 @@ uint32_t ck_seen(ck_state *s, uint32_t agent, uint32_t comp, uint32_t *lanes, ui
 
 void ck_seen_set(ck_state *s, uint32_t agent, uint32_t comp, uint32_t v, uint32_t lanes, uint32_t site)
 {
-    size_t i = (size_t)agent * s->width + comp;
+    size_t i = (size_t)agent * s->h.width + comp;
     s->seen_lanes[i] = s->seen[i] == v && s->seen_site[i] == site ? s->seen_lanes[i] | lanes : lanes;
     s->seen[i] = v;
     s->seen_site[i] = site;
@@ -343,20 +325,20 @@ bool ck_before(ck_state *s, uint32_t agent, uint32_t a2, uint32_t epoch)
     return a2 == agent || row(s, agent)[a2] >= epoch;
 }
 
-uint32_t *ck_bar(ck_state *s, int cta, int id) { return s->bars + ((size_t)cta * 16 + (size_t)id) * s->width; }
-uint32_t *ck_cbar(ck_state *s, bool done) { return s->cbar + (done ? s->width : 0); }
-uint32_t *ck_memsync(ck_state *s, int cta) { return s->memsync + (size_t)cta * s->width; }
+uint32_t *ck_bar(ck_state *s, int cta, int id) { return s->bars + ((size_t)cta * 16 + (size_t)id) * s->h.width; }
+uint32_t *ck_cbar(ck_state *s, bool done) { return s->cbar + (done ? s->h.width : 0); }
+uint32_t *ck_memsync(ck_state *s, int cta) { return s->memsync + (size_t)cta * s->h.width; }
 
 static uint32_t new_comp(ck_state *s)
 {
-    if (s->used >= s->width)
+    if (s->used >= s->h.width)
         return 0;
     return s->used++;
 }
 
 ck_mbar *ck_mbar_at(ck_state *s, int cta, uint32_t off)
 {
-    uint16_t *ix = &s->mbar_ix[(size_t)cta * (s->smem / 8 + 1) + off / 8];
+    uint16_t *ix = &s->mbar_ix[(size_t)cta * (s->h.smem / 8 + 1) + off / 8];
     if (*ix)
         return &s->mbars[*ix];
     if (s->nmbars >= 0xffff)
@@ -525,13 +507,13 @@ void ck_proxy_fence(ck_state *s, uint32_t agent)
 {
     uint32_t *r = row(s, agent);
     s->fenced[agent] = r[agent];
-    memcpy(s->fence_snap + (size_t)agent * s->width, r, s->used * 4);
+    memcpy(s->fence_snap + (size_t)agent * s->h.width, r, s->used * 4);
     r[agent]++;                  /* later writes are not covered */
 }
 
 void ck_note_remote(ck_state *s, uint32_t agent, uint32_t lane, uint32_t site, int cta)
 {
-    uint32_t *v = s->remote + (size_t)cta * s->width;
+    uint32_t *v = s->remote + (size_t)cta * s->h.width;
     uint32_t e = row(s, agent)[agent];
     if (v[agent] < e)
         v[agent] = e;
@@ -541,7 +523,7 @@ void ck_note_remote(ck_state *s, uint32_t agent, uint32_t lane, uint32_t site, i
 
 int ck_remote_unordered(ck_state *s, const uint32_t *r, int cta, uint32_t *lane, uint32_t *site)
 {
-    const uint32_t *v = s->remote + (size_t)cta * s->width;
+    const uint32_t *v = s->remote + (size_t)cta * s->h.width;
     for (uint32_t a = 0; a < s->nag; a++)
         if (v[a] > r[a]) {
             *site = s->remote_site[(size_t)cta * s->nag + a];
@@ -612,15 +594,17 @@ static inline bool hbr(ck_state *s, const uint32_t *r, uint32_t agent, uint32_t 
     return r[ag] >= ep;
 }
 
-int ck_access(ck_state *s, uint32_t agent, uint32_t lane, uint32_t site, int cta, uint32_t off, uint32_t n,
-              unsigned flags, ck_conflict *out)
+/* The general access check (check.h's ck_access decides the common cases
+ * inline and calls this for the rest): any flags, any number of granules. */
+int ck_access_any(ck_state *s, uint32_t agent, uint32_t lane, uint32_t site, int cta, uint32_t off, uint32_t n,
+                  unsigned flags, ck_conflict *out)
 {
-    if (!n || (uint64_t)off + n > s->smem)
+    if (!n || (uint64_t)off + n > s->h.smem)
         return CK_OK;
     const bool write = flags & CK_WRITE, sync = flags & CK_SYNC, same = flags & CK_SAME;
     const uint32_t *r = row(s, agent);
-    const uint32_t ep = r[agent], ws = s->wsync[agent], lbit = 1u << lane;
-    ck_cell *c = s->shadow + (size_t)cta * s->ngran + off / 4;
+    const uint32_t ep = r[agent], ws = s->h.wsync[agent], lbit = 1u << lane;
+    ck_cell *c = s->h.shadow + (size_t)cta * s->h.ngran + off / 4;
     int rc = CK_OK;
     const uint32_t g0 = off / 4, end = (off + n - 1) / 4;
     const uint8_t first = (uint8_t)(0xfu << (off & 3) & 0xf), last = (uint8_t)(0xfu >> (3 - ((off + n - 1) & 3)));
@@ -699,14 +683,15 @@ int ck_access(ck_state *s, uint32_t agent, uint32_t lane, uint32_t site, int cta
 
 /* The issuer's view of earlier accesses to a range an operation writes or
  * reads: as if the issuing agent made the access at issue. */
-static int op_range(ck_state *s, uint32_t op, int cta, uint32_t off, uint32_t n, bool write, ck_conflict *out)
+static inline __attribute__((always_inline)) int op_range(ck_state *s, uint32_t op, int cta, uint32_t off,
+                                                          uint32_t n, bool write, ck_conflict *out)
 {
     const ck_op *o = &s->ops[op];
-    if (!n || (uint64_t)off + n > s->smem)
+    if (!n || (uint64_t)off + n > s->h.smem)
         return CK_OK;
     uint32_t agent = o->agent;
-    const uint32_t *fsnap = s->fence_snap + (size_t)agent * s->width;
-    ck_cell *base = s->shadow + (size_t)cta * s->ngran;
+    const uint32_t *fsnap = s->fence_snap + (size_t)agent * s->h.width;
+    ck_cell *base = s->h.shadow + (size_t)cta * s->h.ngran;
     int rc = CK_OK;
     /* a large operation's cells mostly share their last writer and reader:
      * the (agent, epoch) pair last found in order need not be looked up
@@ -718,10 +703,23 @@ static int op_range(ck_state *s, uint32_t op, int cta, uint32_t off, uint32_t n,
     const uint32_t site = o->site, ep = op + 1;
     const bool wg = o->wgmma;
     const ck_rdrec rd = { .rep = ep, .rsite = site, .rag = CK_ASYNC, .rlane = lane, .rmask = 0xf };
-    for (uint32_t g = off / 4, end = (off + n - 1) / 4; g <= end; g++) {
+#define OP_MARK(c)                                                                                           \
+    do {                                                                                                     \
+        if (write) {                                                                                         \
+            (c)->wag = CK_ASYNC, (c)->wlane = lane, (c)->wsite = site, (c)->wep = ep, (c)->wmask = 0xf;      \
+            (c)->rep = 0;                                                                                    \
+            (c)->init = 0xf;                                                                                 \
+        } else {                                                                                             \
+            memcpy((char *)(c) + offsetof(ck_cell, rep), &rd, sizeof rd);                                    \
+        }                                                                                                    \
+    } while (0)
+    /* each cell checked until the first conflict, then the rest only marked */
+    uint32_t g = off / 4;
+    const uint32_t end = (off + n - 1) / 4;
+    for (; g <= end && rc == CK_OK; g++) {
         ck_cell *c = &base[g];
         uint32_t at = g * 4 > off ? g * 4 : off;
-        if (rc == CK_OK && c->wep && (c->wag != ok_wag || c->wep != ok_wep)) {
+        if (c->wep && (c->wag != ok_wag || c->wep != ok_wep)) {
             if (!hb(s, agent, c->wag, c->wep))
                 rc = conflict(out, c->wag == CK_ASYNC ? CK_COPY_OVERLAP : CK_COPY_OVER_ACCESS, at, c->wag,
                               c->wlane, c->wsite, c->wep);
@@ -730,23 +728,20 @@ static int op_range(ck_state *s, uint32_t op, int cta, uint32_t off, uint32_t n,
             else
                 ok_wag = c->wag, ok_wep = c->wep;
         }
-        if (rc == CK_OK && write && c->rep && c->rag != CK_ASYNC && (c->rmask & 0xf0))
+        if (write && rc == CK_OK && c->rep && c->rag != CK_ASYNC && (c->rmask & 0xf0))
             rc = conflict(out, CK_READ_BEFORE_COPY, at, c->rag, c->rlane, c->rsite, c->rep);
-        if (rc == CK_OK && write && c->rep && (c->rag != ok_rag || c->rep != ok_rep)) {
+        if (write && rc == CK_OK && c->rep && (c->rag != ok_rag || c->rep != ok_rep)) {
             if (!hb(s, agent, c->rag, c->rep))
                 rc = conflict(out, c->rag == CK_ASYNC ? CK_COPY_OVERLAP : CK_COPY_OVER_ACCESS, at, c->rag,
                               c->rlane, c->rsite, c->rep);
             else
                 ok_rag = c->rag, ok_rep = c->rep;
         }
-        if (write) {
-            c->wag = CK_ASYNC, c->wlane = lane, c->wsite = site, c->wep = ep, c->wmask = 0xf;
-            c->rep = 0;
-            c->init = 0xf;
-        } else {
-            memcpy((char *)c + offsetof(ck_cell, rep), &rd, sizeof rd);
-        }
+        OP_MARK(c);
     }
+    for (; g <= end; g++)
+        OP_MARK(&base[g]);
+#undef OP_MARK
     return rc;
 }
 

@@ -59,6 +59,7 @@
 #ifndef PTXI_CHECK_H
 #define PTXI_CHECK_H
 
+#include <stddef.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -149,6 +150,9 @@ ck_state *ck_new(int ncta, int nwarps, uint32_t smem);
 void ck_free(ck_state *s);
 /* Forget everything (next cluster of the same shape). */
 void ck_reset(ck_state *s);
+/* on: every access takes the general path, not the fast ones that decide
+ * the common cases (for tests, which check that both agree). */
+void ck_set_general(ck_state *s, bool on);
 
 int ck_nagents(const ck_state *s);
 uint32_t *ck_clock(ck_state *s, uint32_t agent);
@@ -158,10 +162,150 @@ uint32_t *ck_clock(ck_state *s, uint32_t agent);
  * memory-ordering semantics (checked against asynchronous operations
  * only, not recorded); CK_SAME for a write of the bytes already there (a
  * benign write-write overlap, as racecheck treats it).  Returns CK_OK or a
- * conflict kind (filled in *out); a plain access is recorded either way. */
+ * conflict kind (filled in *out); a plain access is recorded either way.
+ * ck_access (below, inline) decides the common case itself and calls
+ * ck_access_any, the general check, for everything else. */
 enum { CK_WRITE = 1, CK_SYNC = 2, CK_SAME = 4 };
-int ck_access(ck_state *s, uint32_t agent, uint32_t lane, uint32_t site, int cta, uint32_t off, uint32_t n,
-              unsigned flags, ck_conflict *out);
+int ck_access_any(ck_state *s, uint32_t agent, uint32_t lane, uint32_t site, int cta, uint32_t off, uint32_t n,
+                  unsigned flags, ck_conflict *out);
+
+/* ---- the shadow cell and the inline access path ----------------------------
+ * One cell per 4-byte granule of each CTA's shared memory. */
+typedef struct ck_cell {
+    /* the last writer: epoch (0 = none; CK_ASYNC: op index + 1), site,
+     * agent, lane, bytes of the granule */
+    uint32_t wep, wsite;
+    uint16_t wag;
+    uint8_t wlane, wmask;
+    /* the last reader, the same (rmask bits 4..7: the reader read those
+     * bytes before anything had written them); kept together, 12 bytes,
+     * so that a bulk read records itself with one copy (check.c op_range) */
+    uint32_t rep, rsite;
+    uint16_t rag;
+    uint8_t rlane, rmask;
+    uint8_t init;              /* bytes ever written */
+    uint8_t lflags;            /* CK_WAMBIG, CK_RAMBIG: the lane check is off for this cell */
+    uint32_t wws, rws;         /* the agent's warp-sync count at the write / the reads */
+    uint32_t rlanes;           /* lanes of the reading agent that read in interval rws */
+} ck_cell;
+enum { CK_WAMBIG = 1, CK_RAMBIG = 2 };
+
+/* The state's first member: what the inline path reads. */
+typedef struct ck_hot {
+    ck_cell *shadow;           /* per CTA, ngran cells */
+    uint32_t *clocks;          /* per agent, a row of `width` words: its vector clock */
+    uint32_t *wsync;           /* per agent: its warp-sync count (ck_warp_sync) */
+    uint32_t width, ngran, smem;
+    bool general;              /* ck_set_general */
+} ck_hot;
+
+/* A warp instruction's accesses: what ck_lane needs of the agent, looked
+ * up once for all its lanes (ck_warp_begin).  The clock row and warp-sync
+ * count are read through pointers at each lane, so a lane's CK_SYNC access
+ * (which ticks them) leaves the next lane's check right. */
+typedef struct ck_warp {
+    ck_state *s;
+    ck_cell *shadow;
+    const uint32_t *r;         /* the agent's clock row */
+    const uint32_t *ws;        /* and its warp-sync count */
+    uint32_t agent, site, ngran, smem;
+    bool general;
+} ck_warp;
+
+static inline void ck_warp_begin(ck_state *s, uint32_t agent, uint32_t site, ck_warp *x)
+{
+    const ck_hot *h = (const ck_hot *)s;
+    x->s = s;
+    x->shadow = h->shadow;
+    x->r = h->clocks + (size_t)agent * h->width;
+    x->ws = h->wsync + agent;
+    x->agent = agent, x->site = site, x->ngran = h->ngran, x->smem = h->smem;
+    x->general = h->general;
+}
+
+/* ck_access for lane `lane` of x's warp instruction.  The common access is
+ * decided here without ck_access_any's generality: a plain load or store
+ * (no CK_SYNC, no CK_SAME) inside one granule, whose cell's last write and
+ * read are each either the agent's own or ordered by one clock
+ * comparison.  Any other history (an asynchronous writer or reader, a
+ * conflict) goes to ck_access_any before anything is changed here, and
+ * that decides and records from scratch; what is recorded here is what
+ * ck_access_any records (tests/unit/test_check.c runs random histories
+ * through both and compares verdicts and cells). */
+static inline __attribute__((always_inline)) int ck_lane(const ck_warp *x, uint32_t lane, int cta, uint32_t off,
+                                                          uint32_t n, unsigned flags, ck_conflict *out)
+{
+    /* n in 1..4 and inside one granule */
+    if (n - 1 > 3 - (off & 3) || (flags & ~(unsigned)CK_WRITE) || off + n > x->smem || x->general)
+        goto any;
+    ck_cell *c = x->shadow + (size_t)cta * x->ngran + off / 4;
+    const uint32_t *r = x->r, agent = x->agent, ws = *x->ws;
+    uint8_t mask = (uint8_t)((0xfu >> (4 - n)) << (off & 3));
+    if (c->wmask & mask) {
+        if (c->wag != agent) {
+            if (c->wag == CK_ASYNC || r[c->wag] < c->wep)
+                goto any;
+        } else if (c->wws == ws && c->wlane != lane && !(c->lflags & CK_WAMBIG)) {
+            goto any;
+        }
+    }
+    const uint32_t ep = r[agent], lbit = 1u << lane;
+    if (flags & CK_WRITE) {
+        if ((c->rmask & mask) && c->rep) {
+            if (c->rag != agent) {
+                if (c->rag == CK_ASYNC || r[c->rag] < c->rep)
+                    goto any;
+            } else if (c->rws == ws && (c->rlanes & ~lbit) && !(c->lflags & CK_RAMBIG)) {
+                goto any;
+            }
+        }
+        c->init |= mask;
+        if (c->wag == agent && c->wep && c->wws == ws) {
+            if (c->wlane != lane && (c->wmask & ~mask & 0xf))
+                c->lflags |= CK_WAMBIG;  /* two lanes' bytes in one granule */
+        } else {
+            c->lflags &= (uint8_t)~CK_WAMBIG;
+        }
+        if (c->wep == ep && c->wag == agent)
+            mask |= c->wmask;            /* same agent, same epoch: one access */
+        c->wag = (uint16_t)agent, c->wlane = (uint8_t)lane, c->wsite = x->site, c->wep = ep, c->wmask = mask;
+        c->wws = ws;
+        return CK_OK;
+    }
+    const uint8_t rmask = (uint8_t)(mask | (mask & ~c->init) << 4);
+    if (c->rag == agent && c->rep) {
+        if (c->rws == ws) {
+            if ((c->rlanes & ~lbit) && (c->rmask & 0xf) != mask)
+                c->lflags |= CK_RAMBIG;  /* lanes read different bytes of the granule */
+            c->rlanes |= lbit;
+        } else {
+            c->rws = ws, c->rlanes = lbit;
+            c->lflags &= (uint8_t)~CK_RAMBIG;
+        }
+        if (c->rep == ep) {
+            c->rmask |= rmask;
+            return CK_OK;
+        }
+    } else if (c->rag == CK_ASYNC && c->rep) {
+        goto any;
+    } else {
+        c->rws = ws, c->rlanes = lbit;
+        c->lflags &= (uint8_t)~CK_RAMBIG;
+    }
+    c->rag = (uint16_t)agent, c->rlane = (uint8_t)lane, c->rsite = x->site, c->rep = ep, c->rmask = rmask;
+    return CK_OK;
+any:
+    return ck_access_any(x->s, x->agent, lane, x->site, cta, off, n, flags, out);
+}
+
+/* One access, on its own. */
+static inline int ck_access(ck_state *s, uint32_t agent, uint32_t lane, uint32_t site, int cta, uint32_t off,
+                            uint32_t n, unsigned flags, ck_conflict *out)
+{
+    ck_warp x;
+    ck_warp_begin(s, agent, site, &x);
+    return ck_lane(&x, lane, cta, off, n, flags, out);
+}
 
 /* Synchronisation.  A sync clock is an array of ck_width() words from
  * ck_sync_new (owned by the state, freed with it). */

@@ -159,6 +159,29 @@ static inline int smem_check(interp_ctx *c, ip_warp *w, uint32_t l, const ir_ins
     return 0;
 }
 
+/* exec_ld / exec_st: the checker's part of the instruction, looked up
+ * once for its lanes (NULL when the checker is off or the access
+ * synchronises: smem_check then takes each lane on its own). */
+static ck_warp *plain_ck(interp_ctx *c, ip_warp *w, const ir_instr *in, ck_warp *x)
+{
+    if (!c->ck || (in->sem && in->sem != IR_M_WEAK))
+        return NULL;
+    ck_warp_begin(c->ck, ip_ck_agent(c, w), ip_ck_site(c), x);
+    return x;
+}
+
+/* smem_check for a plain access by lane l, with x from plain_ck */
+static inline __attribute__((always_inline)) int smem_lane(interp_ctx *c, ip_warp *w, const ck_warp *x, uint32_t l, const ir_instr *in,
+                            const ip_ptr *p, uint32_t n, int write)
+{
+    if (!x || p->cta != w->cta->slot)
+        return smem_check(c, w, l, in, p, n, write, false);
+    ck_conflict k;
+    if (ck_lane(x, l, p->cta, p->soff, n, write ? (write == 2 ? CK_WRITE | CK_SAME : CK_WRITE) : 0, &k))
+        return ip_ck_report(c, w, (int)l, &k, write != 0, n, p->cta);
+    return 0;
+}
+
 static int exec_ld(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, uint32_t exec)
 {
     int t = in->types[0];
@@ -166,13 +189,14 @@ static int exec_ld(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, u
     if (es == 0) es = 1;
     const ir_function *fn = ip_func(c, f->func);
     const char *what = NULL;   /* ip_resolve names the instruction itself */
+    ck_warp xs, *x = plain_ck(c, w, in, &xs);
     FOR_LANES(exec, l) {
         int sp;
         uint64_t a = ip_addr(c, w, f, in, 1, l, &sp);
         ip_ptr p = ip_resolve(c, w, (int)l, space_norm(sp), a, es * n, es * n, what);
         if (!p.p)
             return c->res.status;
-        if (p.cta >= 0 && smem_check(c, w, l, in, &p, es * n, false, false))
+        if (p.cta >= 0 && smem_lane(c, w, x, l, in, &p, es * n, false))
             return c->res.status;
         if (p.cta < 0 && ip_ck_gactive(c) && p.space == IR_SPACE_GLOBAL && ip_ck_global(c, w, (int)l, a, es * n, false))
             return c->res.status;
@@ -196,6 +220,7 @@ static int exec_st(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, u
     const ir_function *fn = ip_func(c, f->func);
     const char *what = NULL;   /* ip_resolve names the instruction itself */
     char wb[96];
+    ck_warp xs, *x = plain_ck(c, w, in, &xs);
     FOR_LANES(exec, l) {
         int sp;
         uint64_t a = ip_addr(c, w, f, in, 0, l, &sp);
@@ -217,7 +242,7 @@ static int exec_st(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, u
             }
         }
         /* writing the bytes already there is a benign overlap for racecheck */
-        if (p.cta >= 0 && smem_check(c, w, l, in, &p, es * n, memcmp(nb, p.p, es * n) ? 1 : 2, false))
+        if (p.cta >= 0 && smem_lane(c, w, x, l, in, &p, es * n, memcmp(nb, p.p, es * n) ? 1 : 2))
             return c->res.status;
         if (p.cta < 0 && ip_ck_gactive(c) && p.space == IR_SPACE_GLOBAL && ip_ck_global(c, w, (int)l, a, es * n, true))
             return c->res.status;
