@@ -199,31 +199,32 @@ typedef struct ck_hot {
     bool general;              /* ck_set_general */
 } ck_hot;
 
-/* A warp instruction's accesses: what ck_lane needs of the agent, looked
- * up once for all its lanes (ck_warp_begin).  The clock row and warp-sync
- * count are read through pointers at each lane, so a lane's CK_SYNC access
- * (which ticks them) leaves the next lane's check right. */
+/* A warp instruction's accesses to its own CTA's shared memory: what
+ * ck_lane needs of the agent, looked up once for all its lanes
+ * (ck_warp_begin).  Valid while the agent's clock and warp-sync count
+ * stay as they are: no release, acquire, warp sync or CK_SYNC access by
+ * the agent in between (a plain access changes neither). */
 typedef struct ck_warp {
     ck_state *s;
-    ck_cell *shadow;
+    ck_cell *cells;            /* the CTA's shadow */
     const uint32_t *r;         /* the agent's clock row */
-    const uint32_t *ws;        /* and its warp-sync count */
-    uint32_t agent, site, ngran, smem;
-    bool general;
+    uint32_t agent, site, ep, ws;
+    int cta;
+    uint32_t smem;             /* 0 under ck_set_general: every access to ck_access_any */
 } ck_warp;
 
-static inline void ck_warp_begin(ck_state *s, uint32_t agent, uint32_t site, ck_warp *x)
+static inline void ck_warp_begin(ck_state *s, uint32_t agent, uint32_t site, int cta, ck_warp *x)
 {
     const ck_hot *h = (const ck_hot *)s;
     x->s = s;
-    x->shadow = h->shadow;
+    x->cells = h->shadow + (size_t)cta * h->ngran;
     x->r = h->clocks + (size_t)agent * h->width;
-    x->ws = h->wsync + agent;
-    x->agent = agent, x->site = site, x->ngran = h->ngran, x->smem = h->smem;
-    x->general = h->general;
+    x->agent = agent, x->site = site, x->ep = x->r[agent], x->ws = h->wsync[agent];
+    x->cta = cta;
+    x->smem = h->general ? 0 : h->smem;
 }
 
-/* ck_access for lane `lane` of x's warp instruction.  The common access is
+/* ck_access for lane `lane` of x's warp instruction (x's CTA).  The common access is
  * decided here without ck_access_any's generality: a plain load or store
  * (no CK_SYNC, no CK_SAME) inside one granule, whose cell's last write and
  * read are each either the agent's own or ordered by one clock
@@ -232,14 +233,14 @@ static inline void ck_warp_begin(ck_state *s, uint32_t agent, uint32_t site, ck_
  * that decides and records from scratch; what is recorded here is what
  * ck_access_any records (tests/unit/test_check.c runs random histories
  * through both and compares verdicts and cells). */
-static inline __attribute__((always_inline)) int ck_lane(const ck_warp *x, uint32_t lane, int cta, uint32_t off,
-                                                          uint32_t n, unsigned flags, ck_conflict *out)
+static inline __attribute__((always_inline)) int ck_lane(const ck_warp *x, uint32_t lane, uint32_t off, uint32_t n,
+                                                          unsigned flags, ck_conflict *out)
 {
     /* n in 1..4 and inside one granule */
-    if (n - 1 > 3 - (off & 3) || (flags & ~(unsigned)CK_WRITE) || off + n > x->smem || x->general)
+    if (n - 1 > 3 - (off & 3) || (flags & ~(unsigned)CK_WRITE) || off + n > x->smem)
         goto any;
-    ck_cell *c = x->shadow + (size_t)cta * x->ngran + off / 4;
-    const uint32_t *r = x->r, agent = x->agent, ws = *x->ws;
+    ck_cell *c = x->cells + off / 4;
+    const uint32_t *r = x->r, agent = x->agent, ws = x->ws;
     uint8_t mask = (uint8_t)((0xfu >> (4 - n)) << (off & 3));
     if (c->wmask & mask) {
         if (c->wag != agent) {
@@ -249,7 +250,7 @@ static inline __attribute__((always_inline)) int ck_lane(const ck_warp *x, uint3
             goto any;
         }
     }
-    const uint32_t ep = r[agent], lbit = 1u << lane;
+    const uint32_t ep = x->ep, lbit = 1u << lane;
     if (flags & CK_WRITE) {
         if ((c->rmask & mask) && c->rep) {
             if (c->rag != agent) {
@@ -295,7 +296,7 @@ static inline __attribute__((always_inline)) int ck_lane(const ck_warp *x, uint3
     c->rag = (uint16_t)agent, c->rlane = (uint8_t)lane, c->rsite = x->site, c->rep = ep, c->rmask = rmask;
     return CK_OK;
 any:
-    return ck_access_any(x->s, x->agent, lane, x->site, cta, off, n, flags, out);
+    return ck_access_any(x->s, x->agent, lane, x->site, x->cta, off, n, flags, out);
 }
 
 /* One access, on its own. */
@@ -303,8 +304,8 @@ static inline int ck_access(ck_state *s, uint32_t agent, uint32_t lane, uint32_t
                             uint32_t n, unsigned flags, ck_conflict *out)
 {
     ck_warp x;
-    ck_warp_begin(s, agent, site, &x);
-    return ck_lane(&x, lane, cta, off, n, flags, out);
+    ck_warp_begin(s, agent, site, cta, &x);
+    return ck_lane(&x, lane, off, n, flags, out);
 }
 
 /* Synchronisation.  A sync clock is an array of ck_width() words from

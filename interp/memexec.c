@@ -166,7 +166,7 @@ static ck_warp *plain_ck(interp_ctx *c, ip_warp *w, const ir_instr *in, ck_warp 
 {
     if (!c->ck || (in->sem && in->sem != IR_M_WEAK))
         return NULL;
-    ck_warp_begin(c->ck, ip_ck_agent(c, w), ip_ck_site(c), x);
+    ck_warp_begin(c->ck, ip_ck_agent(c, w), ip_ck_site(c), w->cta->slot, x);
     return x;
 }
 
@@ -177,7 +177,7 @@ static inline __attribute__((always_inline)) int smem_lane(interp_ctx *c, ip_war
     if (!x || p->cta != w->cta->slot)
         return smem_check(c, w, l, in, p, n, write, false);
     ck_conflict k;
-    if (ck_lane(x, l, p->cta, p->soff, n, write ? (write == 2 ? CK_WRITE | CK_SAME : CK_WRITE) : 0, &k))
+    if (ck_lane(x, l, p->soff, n, write ? (write == 2 ? CK_WRITE | CK_SAME : CK_WRITE) : 0, &k))
         return ip_ck_report(c, w, (int)l, &k, write != 0, n, p->cta);
     return 0;
 }
