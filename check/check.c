@@ -703,6 +703,11 @@ static inline __attribute__((always_inline)) int op_range(ck_state *s, uint32_t 
     const uint32_t site = o->site, ep = op + 1;
     const bool wg = o->wgmma;
     const ck_rdrec rd = { .rep = ep, .rsite = site, .rag = CK_ASYNC, .rlane = lane, .rmask = 0xf };
+    /* the reader record as two words, kept in registers across the loop */
+    uint64_t rd8;
+    uint32_t rd4;
+    memcpy(&rd8, &rd, 8);
+    memcpy(&rd4, (const char *)&rd + 8, 4);
 #define OP_MARK(c)                                                                                           \
     do {                                                                                                     \
         if (write) {                                                                                         \
@@ -710,15 +715,16 @@ static inline __attribute__((always_inline)) int op_range(ck_state *s, uint32_t 
             (c)->rep = 0;                                                                                    \
             (c)->init = 0xf;                                                                                 \
         } else {                                                                                             \
-            memcpy((char *)(c) + offsetof(ck_cell, rep), &rd, sizeof rd);                                    \
+            memcpy((char *)(c) + offsetof(ck_cell, rep), &rd8, 8);                                           \
+            memcpy((char *)(c) + offsetof(ck_cell, rep) + 8, &rd4, 4);                                       \
         }                                                                                                    \
     } while (0)
     /* each cell checked until the first conflict, then the rest only marked */
     uint32_t g = off / 4;
     const uint32_t end = (off + n - 1) / 4;
-    for (; g <= end && rc == CK_OK; g++) {
-        ck_cell *c = &base[g];
-        uint32_t at = g * 4 > off ? g * 4 : off;
+    while (g <= end) {
+        ck_cell *c = &base[g++];
+#define at ((g - 1) * 4 > off ? (g - 1) * 4 : off)  /* the first byte of the range in c */
         if (c->wep && (c->wag != ok_wag || c->wep != ok_wep)) {
             if (!hb(s, agent, c->wag, c->wep))
                 rc = conflict(out, c->wag == CK_ASYNC ? CK_COPY_OVERLAP : CK_COPY_OVER_ACCESS, at, c->wag,
@@ -738,6 +744,9 @@ static inline __attribute__((always_inline)) int op_range(ck_state *s, uint32_t 
                 ok_rag = c->rag, ok_rep = c->rep;
         }
         OP_MARK(c);
+        if (rc != CK_OK)
+            break;
+#undef at
     }
     for (; g <= end; g++)
         OP_MARK(&base[g]);
