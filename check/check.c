@@ -281,6 +281,18 @@ static bool lane_unwaited(ck_state *s, uint32_t agent, uint32_t lane, uint32_t o
     return true;
 }
 
+bool ck_async_ordered(ck_state *s, uint32_t agent, uint32_t op)
+{
+    const ck_op *o = &s->ops[op];
+    if (!o->comp || o->wgmma || !o->is_load)
+        return ck_op_ordered(s, agent, op);
+    if (row(s, agent)[o->comp] < o->val)
+        return false;
+    /* lane_unwaited's conditions that do not depend on the lane */
+    size_t i = (size_t)agent * s->h.width + o->comp;
+    return !s->obs_ws[i] || s->obs_ws[i] + 1 != s->h.wsync[agent] || o->val <= s->obs_base[i];
+}
+
 void ck_acquire(ck_state *s, uint32_t agent, const uint32_t *sync)
 {
     s->h.wsync[agent]++;           /* whatever orders the warp after others orders its lanes */

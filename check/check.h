@@ -211,6 +211,7 @@ typedef struct ck_warp {
     uint32_t agent, site, ep, ws;
     int cta;
     uint32_t smem;             /* 0 under ck_set_general: every access to ck_access_any */
+    uint32_t async_ok;         /* an async writer's epoch found ordered (ck_warp_async_ok), 0 none */
 } ck_warp;
 
 static inline void ck_warp_begin(ck_state *s, uint32_t agent, uint32_t site, int cta, ck_warp *x)
@@ -222,44 +223,68 @@ static inline void ck_warp_begin(ck_state *s, uint32_t agent, uint32_t site, int
     x->agent = agent, x->site = site, x->ep = x->r[agent], x->ws = h->wsync[agent];
     x->cta = cta;
     x->smem = h->general ? 0 : h->smem;
+    x->async_ok = 0;
 }
 
-/* ck_access for lane `lane` of x's warp instruction (x's CTA).  The common access is
- * decided here without ck_access_any's generality: a plain load or store
- * (no CK_SYNC, no CK_SAME) inside one granule, whose cell's last write and
- * read are each either the agent's own or ordered by one clock
- * comparison.  Any other history (an asynchronous writer or reader, a
- * conflict) goes to ck_access_any before anything is changed here, and
- * that decides and records from scratch; what is recorded here is what
- * ck_access_any records (tests/unit/test_check.c runs random histories
- * through both and compares verdicts and cells). */
-static inline __attribute__((always_inline)) int ck_lane(const ck_warp *x, uint32_t lane, uint32_t off, uint32_t n,
-                                                          unsigned flags, ck_conflict *out)
+/* Is the asynchronous write of op record wep - 1 ordered before every
+ * lane of x's agent (ordered at warp level, and no lane of it ordered
+ * only through another lane's wait, ck_lane_observe)?  check.c; false
+ * leaves the cell to ck_access_any. */
+bool ck_async_ordered(ck_state *s, uint32_t agent, uint32_t op);
+
+static inline bool ck_warp_async_ok(ck_warp *x, uint32_t wep)
 {
-    /* n in 1..4 and inside one granule */
-    if (n - 1 > 3 - (off & 3) || (flags & ~(unsigned)CK_WRITE) || off + n > x->smem)
-        goto any;
-    ck_cell *c = x->cells + off / 4;
+    if (wep == x->async_ok)
+        return true;
+    if (!ck_async_ordered(x->s, x->agent, wep - 1))
+        return false;
+    x->async_ok = wep;          /* the cells of one copy come in runs */
+    return true;
+}
+
+/* Can ck_lane record a plain access to cell c without ck_access_any: its
+ * last write is the agent's own from another warp-sync interval or
+ * lane, or ordered before the agent (by one clock comparison, or an
+ * asynchronous copy ordered before every lane); for a write, the same of
+ * its last read (not an asynchronous one).  Nothing is changed. */
+static inline __attribute__((always_inline)) bool ck_cell_plain(ck_warp *x, const ck_cell *c, uint8_t mask,
+                                                               uint32_t lane, bool write)
+{
     const uint32_t *r = x->r, agent = x->agent, ws = x->ws;
-    uint8_t mask = (uint8_t)((0xfu >> (4 - n)) << (off & 3));
     if (c->wmask & mask) {
         if (c->wag != agent) {
-            if (c->wag == CK_ASYNC || r[c->wag] < c->wep)
-                goto any;
+            if (c->wag == CK_ASYNC) {
+                if (c->wep && !ck_warp_async_ok(x, c->wep))
+                    return false;
+            } else if (r[c->wag] < c->wep) {
+                return false;
+            }
         } else if (c->wws == ws && c->wlane != lane && !(c->lflags & CK_WAMBIG)) {
-            goto any;
+            return false;
         }
     }
-    const uint32_t ep = x->ep, lbit = 1u << lane;
-    if (flags & CK_WRITE) {
+    if (write) {
         if ((c->rmask & mask) && c->rep) {
             if (c->rag != agent) {
                 if (c->rag == CK_ASYNC || r[c->rag] < c->rep)
-                    goto any;
-            } else if (c->rws == ws && (c->rlanes & ~lbit) && !(c->lflags & CK_RAMBIG)) {
-                goto any;
+                    return false;
+            } else if (c->rws == ws && (c->rlanes & ~(1u << lane)) && !(c->lflags & CK_RAMBIG)) {
+                return false;
             }
         }
+    } else if (c->rag == CK_ASYNC && c->rep) {
+        return false;            /* an async reader stays until it is ordered: ck_access_any decides */
+    }
+    return true;
+}
+
+/* What ck_access_any records of a plain access to cell c that
+ * ck_cell_plain accepted. */
+static inline __attribute__((always_inline)) void ck_cell_record(const ck_warp *x, ck_cell *c, uint8_t mask,
+                                                                uint32_t lane, bool write)
+{
+    const uint32_t agent = x->agent, ws = x->ws, ep = x->ep, lbit = 1u << lane;
+    if (write) {
         c->init |= mask;
         if (c->wag == agent && c->wep && c->wws == ws) {
             if (c->wlane != lane && (c->wmask & ~mask & 0xf))
@@ -271,7 +296,7 @@ static inline __attribute__((always_inline)) int ck_lane(const ck_warp *x, uint3
             mask |= c->wmask;            /* same agent, same epoch: one access */
         c->wag = (uint16_t)agent, c->wlane = (uint8_t)lane, c->wsite = x->site, c->wep = ep, c->wmask = mask;
         c->wws = ws;
-        return CK_OK;
+        return;
     }
     const uint8_t rmask = (uint8_t)(mask | (mask & ~c->init) << 4);
     if (c->rag == agent && c->rep) {
@@ -285,15 +310,45 @@ static inline __attribute__((always_inline)) int ck_lane(const ck_warp *x, uint3
         }
         if (c->rep == ep) {
             c->rmask |= rmask;
-            return CK_OK;
+            return;
         }
-    } else if (c->rag == CK_ASYNC && c->rep) {
-        goto any;
     } else {
         c->rws = ws, c->rlanes = lbit;
         c->lflags &= (uint8_t)~CK_RAMBIG;
     }
     c->rag = (uint16_t)agent, c->rlane = (uint8_t)lane, c->rsite = x->site, c->rep = ep, c->rmask = rmask;
+}
+
+/* ck_access for lane `lane` of x's warp instruction (x's CTA).  The common
+ * access is decided here without ck_access_any's generality: a plain load
+ * or store (no CK_SYNC, no CK_SAME) of one granule or part of one, or of
+ * 2 to 4 whole granules (v2/v4), each cell accepted by ck_cell_plain.
+ * Anything else (a conflict included) goes to ck_access_any before
+ * anything is changed here, and that decides and records from scratch;
+ * what is recorded here is what ck_access_any records (the cells are
+ * independent of each other, and tests/unit/test_check.c runs random
+ * histories through both and compares verdicts and cells). */
+static inline __attribute__((always_inline)) int ck_lane(ck_warp *x, uint32_t lane, uint32_t off, uint32_t n,
+                                                          unsigned flags, ck_conflict *out)
+{
+    if ((flags & ~(unsigned)CK_WRITE) || off + n > x->smem || !n)
+        goto any;
+    const bool write = flags & CK_WRITE;
+    ck_cell *c = x->cells + off / 4;
+    if ((off & 3) + n <= 4) {
+        const uint8_t mask = (uint8_t)((0xfu >> (4 - n)) << (off & 3));
+        if (!ck_cell_plain(x, c, mask, lane, write))
+            goto any;
+        ck_cell_record(x, c, mask, lane, write);
+        return CK_OK;
+    }
+    if ((off & 3) || (n & 3) || n > 16)
+        goto any;
+    for (uint32_t i = 0; i < n / 4; i++)
+        if (!ck_cell_plain(x, c + i, 0xf, lane, write))
+            goto any;
+    for (uint32_t i = 0; i < n / 4; i++)
+        ck_cell_record(x, c + i, 0xf, lane, write);
     return CK_OK;
 any:
     return ck_access_any(x->s, x->agent, lane, x->site, x->cta, off, n, flags, out);

@@ -171,7 +171,7 @@ static ck_warp *plain_ck(interp_ctx *c, ip_warp *w, const ir_instr *in, ck_warp 
 }
 
 /* smem_check for a plain access by lane l, with x from plain_ck */
-static inline __attribute__((always_inline)) int smem_lane(interp_ctx *c, ip_warp *w, const ck_warp *x, uint32_t l, const ir_instr *in,
+static inline __attribute__((always_inline)) int smem_lane(interp_ctx *c, ip_warp *w, ck_warp *x, uint32_t l, const ir_instr *in,
                             const ip_ptr *p, uint32_t n, int write)
 {
     if (!x || p->cta != w->cta->slot)

@@ -413,7 +413,8 @@ static int run_nc(th_run *r, const char *src, uint32_t block, interp_policy pol,
  * same-value and synchronising accesses by lanes of three warps, warp
  * syncs, barriers between warps, proxy fences, TMA loads landing (waited
  * for by the warp, by one lane, or not at all) and bulk stores reading
- * their source, on two states; every verdict, the side it names and every
+ * their source, on two states, some accesses one at a time (ck_access),
+ * some as the lanes of one warp instruction (ck_warp_begin, ck_lane); every verdict, the side it names and every
  * shadow cell must be the same after each step. */
 static uint64_t rnd_state;
 static uint32_t rnd(uint32_t n)
@@ -454,8 +455,25 @@ static void fast_path_agrees(uint64_t seed)
                 fl |= CK_SAME;
             if (rnd(20) == 0)
                 fl |= CK_SYNC;
-            for (int i = 0; i < 2; i++)
-                rc[i] = ck_access(s[i], ag, lane, site, 0, off, n, fl, &k[i]);
+            if (rnd(4)) {
+                for (int i = 0; i < 2; i++)
+                    rc[i] = ck_access(s[i], ag, lane, site, 0, off, n, fl, &k[i]);
+            } else {
+                /* one warp instruction: lanes in turn through one ck_warp,
+                 * up to the first conflict */
+                ck_warp x[2];
+                for (int i = 0; i < 2; i++)
+                    ck_warp_begin(s[i], ag, site, 0, &x[i]);
+                for (uint32_t l = 0, m = rnd(1u << 8); m && !rc[0]; l++, m >>= 1) {
+                    if (!(m & 1))
+                        continue;
+                    off = rnd(SPAN / n) * n;
+                    for (int i = 0; i < 2; i++)
+                        rc[i] = ck_lane(&x[i], l, off, n, fl, &k[i]);
+                    if (rc[0] != rc[1])
+                        break;
+                }
+            }
         } else if (what < 80) {
             for (int i = 0; i < 2; i++)
                 ck_warp_sync(s[i], ag);
