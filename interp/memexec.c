@@ -93,7 +93,8 @@ static void wreg(interp_ctx *c, ip_frame *f, uint32_t slot, uint32_t l, uint64_t
 }
 
 
-static uint64_t elem_val(interp_ctx *c, ip_frame *f, const ir_operand *e, uint32_t l, int t)
+static inline __attribute__((always_inline)) uint64_t elem_val(interp_ctx *c, ip_frame *f, const ir_operand *e, uint32_t l,
+                                                               int t)
 {
     (void)c;
     if (!e) return 0;
