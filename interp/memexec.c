@@ -1139,8 +1139,12 @@ int ip_exec_sync(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, uin
             ip_ck_mbar_init_fence(c, w);
         return 0;
     case IR_OP_BAR_WARP_SYNC:
-        if (exec)
-            ip_ck_warp_sync(c, w);   /* __syncwarp orders the lanes' memory accesses */
+        if (exec && c->ck) {
+            /* __syncwarp orders the memory accesses of its membermask's lanes */
+            uint32_t mask[IP_WARP];
+            FOR_LANES(exec, l) mask[l] = (uint32_t)ip_opd(c, w, f, in, 0, l);
+            ip_ck_warp_sync_lanes(c, w, mask, exec);
+        }
         return 0;
     case IR_OP_MEMBAR: case IR_OP_GRIDDEPCONTROL:
     case IR_OP_NANOSLEEP: case IR_OP_PMEVENT: case IR_OP_SETMAXNREG:

@@ -21,7 +21,7 @@ dir=tests/launch/zoo
 tmp=${TMPDIR:-/tmp}/bug_zoo.$$
 mkdir -p "$tmp"
 trap 'rm -rf "$tmp"' EXIT
-for z in ${ZOO_FILES:-zoo zoo2 zoo3}; do
+for z in ${ZOO_FILES:-zoo zoo2 zoo3 zoo_warp}; do
     # the first kernel body: helpers are above it
     body=$(grep -n '^template <bool BUG>' "$dir/$z.cu" | head -1 | cut -d: -f1)
     # ptx line -> cu line

@@ -10,7 +10,7 @@ def tmap(name, buf):
             "global_strides": [256], "box_dim": [16, 8], "element_strides": [1, 1],
             "interleave": "NONE", "swizzle": "NONE", "l2_promotion": "NONE", "oob_fill": "NONE"}
 
-for z in ("zoo", "zoo3"):
+for z in ("zoo", "zoo3", "zoo_warp"):
     ptx = open(z + ".ptx").read()
     names = re.findall(r"^\.visible \.entry (\w+)\(", ptx, re.M)
     with open(z + ".jsonl", "w") as f:
