@@ -413,16 +413,16 @@ static const char *one_waits = K("k", ", .param .u32 sync", BAR "  .shared .alig
  * -1.  Then lanes 16-31 read s[lane - 16]. */
 static const char *half_k = K("k", ", .param .u32 full", "  .shared .align 4 .b32 s[32];\n",
 "  ld.param.u32 %r9, [full];\n"
-"  setp.ne.u32 %p9, %r9, 0;\n"
+"  setp.ne.u32 %p2, %r9, 0;\n"
 "  mov.u32 %r2, s;\n"
 "  shl.b32 %r3, %r1, 2;\n"
 "  add.u32 %r4, %r2, %r3;\n"
 "  setp.lt.u32 %p1, %r1, 16;\n"
 "  @!%p1 bra A;\n"
 "  st.shared.u32 [%r4], %r1;\n"
-"  @!%p9 bar.warp.sync 0xffff;\n"
+"  @!%p2 bar.warp.sync 0xffff;\n"
 "A:\n"
-"  @%p9 bar.warp.sync -1;\n"
+"  @%p2 bar.warp.sync -1;\n"
 "  @%p1 bra DONE;\n"
 "  ld.shared.u32 %r5, [%r4+-64];\n"
 "  st.global.u32 [%rd3], %r5;\n"
@@ -484,8 +484,8 @@ static const char *halves_k = K("k", ", .param .u32 x", "  .shared .align 4 .b32
 static const char *store_lane_k = K("k", ", .param .u32 sync, .param .u32 allwait", "  .shared .align 128 .b8 t[128];\n",
 "  ld.param.u32 %r9, [sync];\n"
 "  ld.param.u32 %r10, [allwait];\n"
-"  setp.ne.u32 %p9, %r9, 0;\n"
-"  setp.ne.u32 %p8, %r10, 0;\n"
+"  setp.ne.u32 %p3, %r9, 0;\n"
+"  setp.ne.u32 %p2, %r10, 0;\n"
 "  mov.u32 %r2, t;\n"
 "  shl.b32 %r3, %r1, 2;\n"
 "  add.u32 %r4, %r2, %r3;\n"
@@ -497,10 +497,10 @@ static const char *store_lane_k = K("k", ", .param .u32 sync, .param .u32 allwai
 "  add.s64 %rd4, %rd1, 256;\n"
 "  cp.async.bulk.global.shared::cta.bulk_group [%rd4], [%r2], 128;\n"
 "  cp.async.bulk.commit_group;\n"
-"  @!%p8 cp.async.bulk.wait_group.read 0;\n"
+"  @!%p2 cp.async.bulk.wait_group.read 0;\n"
 "A:\n"
-"  @%p8 cp.async.bulk.wait_group.read 0;\n"
-"  @%p9 bar.warp.sync -1;\n"
+"  @%p2 cp.async.bulk.wait_group.read 0;\n"
+"  @%p3 bar.warp.sync -1;\n"
 "  add.u32 %r5, %r1, 100;\n"
 "  st.shared.u32 [%r4], %r5;\n"
 "  ret;\n");
@@ -510,7 +510,7 @@ static const char *store_lane_k = K("k", ", .param .u32 sync, .param .u32 allwai
  * that; then lane l reads out[64 + (l ^ 1)] back into out[l] */
 static const char *readback_k = K("k", ", .param .u32 sync", "  .shared .align 128 .b8 t[128];\n",
 "  ld.param.u32 %r9, [sync];\n"
-"  setp.ne.u32 %p9, %r9, 0;\n"
+"  setp.ne.u32 %p2, %r9, 0;\n"
 "  mov.u32 %r2, t;\n"
 "  shl.b32 %r3, %r1, 2;\n"
 "  add.u32 %r4, %r2, %r3;\n"
@@ -524,7 +524,7 @@ static const char *readback_k = K("k", ", .param .u32 sync", "  .shared .align 1
 "  cp.async.bulk.commit_group;\n"
 "  cp.async.bulk.wait_group 0;\n"
 "A:\n"
-"  @%p9 bar.warp.sync -1;\n"
+"  @%p2 bar.warp.sync -1;\n"
 "  xor.b32 %r6, %r3, 4;\n"
 "  cvt.u64.u32 %rd5, %r6;\n"
 "  add.s64 %rd6, %rd4, %rd5;\n"
@@ -980,7 +980,7 @@ int main(void)
     CHECK_MSG("the lane report names lane 0 and its wait (eager)", &r, INTERP_FAULT,
               "lane 0 of this warp, its issuing thread, passed the cp.async.bulk.wait_group.read covering it (bulk "
               "group 0), this lane did not");
-    CHECK_MSG("... at its line", &r, INTERP_FAULT, "the wait: test.ptx:31: cp.async.bulk.wait_group.read 0;");
+    CHECK_MSG("... at its line", &r, INTERP_FAULT, "the wait: test.ptx:30: @!%p2 cp.async.bulk.wait_group.read 0;");
     th_free(&r);
     CHECK_DONE();
 }
