@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""gen.py — writes zoo.jsonl, zoo2.jsonl and zoo3.jsonl, one ptxi-launch/1 case per entry of
-zoo.ptx / zoo2.ptx / zoo3.ptx (every kernel and its _ok twin), all with the same buffers and
-tensor maps.  Run it after rebuilding zoo.ptx."""
+"""gen.py — writes zoo.jsonl, zoo2.jsonl, zoo3.jsonl and zoo_warp.jsonl, one ptxi-launch/1 case
+per entry of zoo.ptx / zoo2.ptx / zoo3.ptx / zoo_warp.ptx (every kernel and its _ok twin), all
+with the same buffers and tensor maps.  Run it after rebuilding zoo.ptx."""
 import json, re
 
 def tmap(name, buf):
