@@ -18,6 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "check/check.h"
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 /* mbarrier and bulk-group components per cluster: plenty for real kernels
  * (CUTLASS uses a few dozen mbarriers per CTA); when they run out, new
@@ -297,12 +300,33 @@ void ck_warp_sync_mask(ck_state *s, uint32_t agent, uint32_t mask)
     uint32_t *k = s->lk + (size_t)agent * 32 * 32, j[32];
     /* what any lane of the mask knows, and every lane of it up to now */
     memset(j, 0, sizeof j);
+#ifdef __SSE2__
+    {
+        /* unsigned max of 4 words: SSE2 compares signed, so both sides
+         * are biased by 2^31 for the compare */
+        const __m128i bias = _mm_set1_epi32((int)0x80000000u);
+        __m128i v[8];
+        for (int i = 0; i < 8; i++)
+            v[i] = _mm_setzero_si128();
+        for (uint32_t m = mask; m; m &= m - 1) {
+            const __m128i *kl = (const __m128i *)(const void *)(k + 32 * (uint32_t)__builtin_ctz(m));
+            for (int i = 0; i < 8; i++) {
+                __m128i a = _mm_loadu_si128(kl + i);
+                __m128i gt = _mm_cmpgt_epi32(_mm_xor_si128(a, bias), _mm_xor_si128(v[i], bias));
+                v[i] = _mm_or_si128(_mm_and_si128(gt, a), _mm_andnot_si128(gt, v[i]));
+            }
+        }
+        for (int i = 0; i < 8; i++)
+            _mm_storeu_si128((__m128i *)(void *)(j + 4 * i), v[i]);
+    }
+#else
     for (uint32_t m = mask; m; m &= m - 1) {
         const uint32_t *kl = k + 32 * (uint32_t)__builtin_ctz(m);
         for (int x = 0; x < 32; x++)
             if (kl[x] > j[x])
                 j[x] = kl[x];
     }
+#endif
     for (uint32_t m = mask; m; m &= m - 1)
         j[__builtin_ctz(m)] = w->n;
     for (uint32_t m = mask; m; m &= m - 1)

@@ -956,18 +956,15 @@ void ip_ck_warp_sync_lanes(interp_ctx *c, ip_warp *w, const uint32_t *mask, uint
     /* each distinct membermask among the executing lanes (a converged warp
      * may give its halves different masks) orders its own lanes; one that
      * holds every live lane of the warp orders the whole warp */
-    uint32_t ag = agent_of(c, w), live = w->valid & ~w->exited, done = 0;
+    uint32_t done = 0;
     for (uint32_t m = exec; m; m &= m - 1) {
-        uint32_t l = (uint32_t)__builtin_ctz(m), mk = mask[l] & w->valid;
+        uint32_t l = (uint32_t)__builtin_ctz(m);
         if (done >> l & 1)
             continue;
         for (uint32_t o = m; o; o &= o - 1)
             if (mask[__builtin_ctz(o)] == mask[l])
                 done |= o & -o;
-        if ((mk & live) == live)
-            ck_warp_sync(c->ck, ag);
-        else
-            ck_warp_sync_mask(c->ck, ag, mk);
+        ip_ck_warp_sync_mask(c, w, mask[l]);
     }
 }
 

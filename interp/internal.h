@@ -394,6 +394,16 @@ static inline void ip_ck_warp_sync(interp_ctx *c, ip_warp *w)
     if (c->ck)
         ck_warp_sync(c->ck, ip_ck_agent(c, w));
 }
+/* bar.warp.sync with one membermask (c->ck set): a mask holding every
+ * live lane of the warp orders the whole warp */
+static inline void ip_ck_warp_sync_mask(interp_ctx *c, ip_warp *w, uint32_t mask)
+{
+    uint32_t live = w->valid & ~w->exited;
+    if ((mask & live) == live)
+        ck_warp_sync(c->ck, ip_ck_agent(c, w));
+    else
+        ck_warp_sync_mask(c->ck, ip_ck_agent(c, w), mask & w->valid);
+}
 /* tensor maps written in global memory, their acquire fences, their use by a TMA */
 void ip_ck_tmap_write(interp_ctx *c, ip_warp *w, int lane, uint64_t a);
 void ip_ck_tmap_acquire(interp_ctx *c, ip_warp *w, uint64_t a);
