@@ -13,7 +13,9 @@
  *   copy-not-waited      access to an async copy's destination that no wait
  *                        observing its completion orders after the copy
  *   store-source-reused  write to a TMA/bulk store's source before the
- *                        cp.async.bulk.wait_group.read that covers it
+ *                        cp.async.bulk.wait_group.read that covers it (for
+ *                        another lane of the issuing warp: before a warp
+ *                        sync after the issuing lane's wait)
  *   copy-overlap         an async operation writing bytes that another one,
  *                        not yet ordered before it, writes or reads
  *   copy-over-access     an async copy issued over bytes that a thread
@@ -25,6 +27,7 @@
  *                        bytes, one a write (or two stores of different
  *                        values, one st.shared included), with no
  *                        __syncwarp / bar.sync / mbarrier wait between them
+ *                        (a partial __syncwarp orders only its mask's lanes)
  *   missing-proxy-fence  a TMA store reading shared bytes a thread wrote
  *                        with no fence.proxy.async after the write
  *   store-pending-at-exit  a thread exits with a TMA/bulk store whose
@@ -221,8 +224,9 @@ static int report(interp_ctx *c, ip_warp *w, int lane, const ck_conflict *k, con
         bool one = o->site == site_here(c) && k->kind == CK_LANE_WW;
         return ip_error(c, INTERP_FAULT, w, lane, c->xfunc, c->xpc,
                         "data race [intra-warp-race]: %s %s shared 0x%x of CTA rank %d, which lane %u of the same "
-                        "warp %s%s with no __syncwarp (bar.warp.sync), bar.sync or barrier wait between them (the "
-                        "lanes of a warp are scheduled independently)\n  other side: %s %s it",
+                        "warp %s%s with no __syncwarp (bar.warp.sync) whose membermask holds both lanes, bar.sync or "
+                        "barrier wait between them (the lanes of a warp are scheduled independently)\n  other side: %s "
+                        "%s it",
                         what, rw(write), k->off, cta, o->lane,
                         k->kind == CK_LANE_WR ? "read" : k->kind == CK_LANE_WW ? "wrote a different value to" : "wrote",
                         one ? " in the same instruction (which lane's value stays is unspecified)" : "", other,
