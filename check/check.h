@@ -62,7 +62,9 @@
  * the cell cannot tell the lanes apart and the lane check is skipped for it.
  * An mbarrier wait orders only the lanes that made it (ck_lane_observe):
  * an async copy's bytes read by another lane of the warp before the next
- * warp sync are CK_LANE_UNWAITED.  Bulk async-groups belong to the thread
+ * warp sync are CK_LANE_UNWAITED (the interpreter ticks a full warp sync
+ * after a wait instruction, which orders plain accesses; for the copy's
+ * bytes only a sync after that tick counts).  Bulk async-groups belong to the thread
  * that committed them, so a cp.async.bulk.wait_group orders the issuing
  * lane only (ck_bulk_observe): another lane of its warp writing the
  * store's shared source (CK_LANE_SOURCE_REUSED) or, after a wait without
