@@ -797,11 +797,14 @@ int ck_access(ck_state *s, uint32_t agent, uint32_t lane, uint32_t site, int cta
             c->init |= mask;
             if (sync)
                 continue;
-            if (c->wep && c->wag == agent && c->wws >= wf) {
-                if (c->wlane != lane && (c->wmask & ~mask & 0xf) &&
-                    (c->wws == ws || lanes_after(s, agent, lane, 1u << c->wlane, c->wws)))
-                    c->lflags |= CK_WAMBIG;  /* two unordered lanes' bytes in one granule */
-            } else {
+            if (c->wep && c->wag == agent && c->wlane != lane && (c->wmask & ~mask & 0xf) &&
+                (c->wep == ep || (c->wws >= wf && (c->wws == ws ||
+                                                   lanes_after(s, agent, lane, 1u << c->wlane, c->wws))))) {
+                /* the granule keeps bytes another lane wrote: two unordered
+                 * lanes' bytes, or (same epoch) bytes the merged record
+                 * below would put under this lane's name */
+                c->lflags |= CK_WAMBIG;
+            } else if (!(c->wep && c->wag == agent && c->wws >= wf)) {
                 c->lflags &= (uint8_t)~CK_WAMBIG;
             }
             if (c->wep == ep && c->wag == agent)

@@ -166,6 +166,21 @@ static void partial_syncs(void)
     CK_EXPECT("partial: lane 6 (in the mask) writes what lane 5 read", ck_access(s, 0, 6, 3, 0, 0x180, 4, CK_WRITE, &k),
               CK_OK);
     ck_warp_sync(s, 0);
+    /* sub-word: lane 0's half of a granule, then (ordered after it) lane 1's
+     * other half; lane 0 reads its own half back */
+    CK_EXPECT("sub-word: lane 0 writes bytes 0-1", ck_access(s, 0, 0, 8, 0, 0x140, 2, CK_WRITE, &k), CK_OK);
+    ck_warp_sync(s, 0);
+    CK_EXPECT("sub-word: after a full sync lane 1 writes bytes 2-3", ck_access(s, 0, 1, 8, 0, 0x142, 2, CK_WRITE, &k),
+              CK_OK);
+    CK_EXPECT("sub-word: lane 0 reads its own bytes back (not lane 1's)", ck_access(s, 0, 0, 9, 0, 0x140, 2, 0, &k),
+              CK_OK);
+    CK_EXPECT("sub-word: lane 0 writes bytes 0-1 of another word", ck_access(s, 0, 0, 8, 0, 0x148, 2, CK_WRITE, &k),
+              CK_OK);
+    ck_warp_sync_mask(s, 0, 0x00000003u);
+    CK_EXPECT("sub-word: after a sync of lanes 0-1 lane 1 writes bytes 2-3",
+              ck_access(s, 0, 1, 8, 0, 0x14a, 2, CK_WRITE, &k), CK_OK);
+    CK_EXPECT("sub-word: lane 0 reads its own bytes back", ck_access(s, 0, 0, 9, 0, 0x148, 2, 0, &k), CK_OK);
+    ck_warp_sync(s, 0);
     CK_EXPECT("partial: lane 5 reads another word", ck_access(s, 0, 5, 2, 0, 0x1c0, 4, 0, &k), CK_OK);
     ck_warp_sync_mask(s, 0, 0x0000ffffu);
     CK_EXPECT("partial: lane 20 (outside the mask) writes what lane 5 read",
