@@ -32,9 +32,26 @@
  * access before another lane's (the CUDA programming guide: shuffles and
  * votes do not order memory; the warp-collective .sync.aligned matrix
  * instructions are counted as ordering).  Each agent keeps a warp-sync
- * count, ticked by ck_warp_sync and by every ck_acquire; a cell remembers
- * the count at its last write and read and which lanes read in that
- * interval.  Two lanes' accesses in the same interval, one a write, to
+ * count n, ticked by every sync of its lanes, and `full`, n at the last
+ * full one (ck_warp_sync, every ck_acquire); the interval of an access is
+ * n at the access.  A cell remembers the interval of its last write and
+ * of its reads and which lanes read since.  Partial syncs: bar.warp.sync
+ * whose membermask leaves out live lanes (ck_warp_sync_mask) orders only
+ * the lanes of the mask with each other.  Each lane l of the warp keeps,
+ * once a partial sync occurs, a row K_l[x]: the last interval of lane x
+ * ordered before l by partial syncs; a partial sync in interval i sets,
+ * for every l of its mask, K_l = the join of its members' rows, with
+ * K_l[x] = i for each member x (transitive: a chain of partial syncs
+ * through other lanes orders too).  Lane x's access in interval i is
+ * ordered before lane l's present iff x == l, or a full sync came after
+ * it (i < full), or K_l[x] >= i.  So the check against the last writer
+ * or the readers costs one compare (i >= full) when no partial sync
+ * happened, the rows are read only where it would report, and kernels
+ * without partial syncs never allocate them.  The readers of a cell since
+ * the last full sync stay together while this lane is not ordered after
+ * all of them, under the oldest one's interval (a later reader ordered
+ * only after that interval may be missed: never a false report).  Two
+ * lanes' accesses that are not ordered, one a write, to
  * the same bytes conflict (CK_LANE_*): a read after another lane's write,
  * a write after another lane's read, or two writes of different bytes,
  * which includes two lanes of one st.shared storing different values to
@@ -45,7 +62,18 @@
  * the cell cannot tell the lanes apart and the lane check is skipped for it.
  * An mbarrier wait orders only the lanes that made it (ck_lane_observe):
  * an async copy's bytes read by another lane of the warp before the next
- * warp sync are CK_LANE_UNWAITED.
+ * warp sync are CK_LANE_UNWAITED (the interpreter ticks a full warp sync
+ * after a wait instruction, which orders plain accesses; for the copy's
+ * bytes only a sync after that tick counts).  Bulk async-groups belong to the thread
+ * that committed them, so a cp.async.bulk.wait_group orders the issuing
+ * lane only (ck_bulk_observe): another lane of its warp writing the
+ * store's shared source (CK_LANE_SOURCE_REUSED) or, after a wait without
+ * .read, touching its global bytes (CK_LANE_GLOBAL_STORE) must be ordered
+ * after that wait by a full sync or a chain of partial syncs with the
+ * issuing lane, as above.  Such an observation stays per (warp,
+ * component) from its interval until a full sync; a later observation
+ * of the component before one joins it (its lanes added, the first
+ * interval kept).
  *
  * Sync objects (named barriers, the cluster barrier, mbarriers) are vector
  * clocks owned by the state: ck_release joins an agent's clock into one and
@@ -91,8 +119,11 @@ enum {
     CK_LANE_RW,                /* read of bytes another lane of the same warp wrote, no warp sync between */
     CK_LANE_WW,                /* write over another lane's write (other bytes), no warp sync between */
     CK_LANE_WR,                /* write over bytes another lane of the same warp read, no warp sync between */
-    CK_LANE_UNWAITED           /* access by a lane to a copy's bytes that only other lanes of its warp waited
+    CK_LANE_UNWAITED,          /* access by a lane to a copy's bytes that only other lanes of its warp waited
                                   for, with no warp sync after their wait (other.lane: a lane that waited) */
+    CK_LANE_SOURCE_REUSED,     /* write to a store's source by a lane of the issuing warp that is not ordered
+                                  after the issuing lane's wait_group.read (other.lane: the issuing lane) */
+    CK_LANE_GLOBAL_STORE       /* ck_global: the same for a global access after the issuing lane's wait_group */
 };
 
 typedef struct ck_conflict {
@@ -185,16 +216,23 @@ typedef struct ck_cell {
     uint8_t rlane, rmask;
     uint8_t init;              /* bytes ever written */
     uint8_t lflags;            /* CK_WAMBIG, CK_RAMBIG: the lane check is off for this cell */
-    uint32_t wws, rws;         /* the agent's warp-sync count at the write / the reads */
+    uint32_t wws, rws;         /* the agent's warp-sync interval at the write / the reads */
     uint32_t rlanes;           /* lanes of the reading agent that read in interval rws */
 } ck_cell;
 enum { CK_WAMBIG = 1, CK_RAMBIG = 2 };
+
+/* An agent's warp-sync intervals (ck_warp_sync, ck_warp_sync_mask). */
+typedef struct ck_wsync {
+    uint32_t n;                /* syncs of the agent's lanes so far, full or partial: an access's
+                                  interval number is n at the access */
+    uint32_t full;             /* n at the last full sync (every lane ordered) */
+} ck_wsync;
 
 /* The state's first member: what the inline path reads. */
 typedef struct ck_hot {
     ck_cell *shadow;           /* per CTA, ngran cells */
     uint32_t *clocks;          /* per agent, a row of `width` words: its vector clock */
-    uint32_t *wsync;           /* per agent: its warp-sync count (ck_warp_sync) */
+    ck_wsync *wsync;           /* per agent */
     uint32_t width, ngran, smem;
     bool general;              /* ck_set_general */
 } ck_hot;
@@ -208,7 +246,8 @@ typedef struct ck_warp {
     ck_state *s;
     ck_cell *cells;            /* the CTA's shadow */
     const uint32_t *r;         /* the agent's clock row */
-    uint32_t agent, site, ep, ws;
+    uint32_t agent, site, ep;
+    uint32_t ws, wf;           /* the agent's interval now and at its last full sync */
     int cta;
     uint32_t smem;             /* 0 under ck_set_general: every access to ck_access_any */
     uint32_t async_ok;         /* an async writer's epoch found ordered (ck_warp_async_ok), 0 none */
@@ -220,7 +259,8 @@ static inline void ck_warp_begin(ck_state *s, uint32_t agent, uint32_t site, int
     x->s = s;
     x->cells = h->shadow + (size_t)cta * h->ngran;
     x->r = h->clocks + (size_t)agent * h->width;
-    x->agent = agent, x->site = site, x->ep = x->r[agent], x->ws = h->wsync[agent];
+    x->agent = agent, x->site = site, x->ep = x->r[agent];
+    x->ws = h->wsync[agent].n, x->wf = h->wsync[agent].full;
     x->cta = cta;
     x->smem = h->general ? 0 : h->smem;
     x->async_ok = 0;
@@ -243,14 +283,17 @@ static inline bool ck_warp_async_ok(ck_warp *x, uint32_t wep)
 }
 
 /* Can ck_lane record a plain access to cell c without ck_access_any: its
- * last write is the agent's own from another warp-sync interval or
- * lane, or ordered before the agent (by one clock comparison, or an
- * asynchronous copy ordered before every lane); for a write, the same of
- * its last read (not an asynchronous one).  Nothing is changed. */
+ * last write is ordered before the agent (by one clock comparison, or an
+ * asynchronous copy ordered before every lane) or is the agent's own and
+ * no lane check applies to it (the same lane, a full warp sync since, or
+ * the check off for the cell); for a write, the same of its last read
+ * (not an asynchronous one).  Where a partial warp sync
+ * (ck_warp_sync_mask) came after the agent's own access, ck_access_any
+ * decides.  Nothing is changed. */
 static inline __attribute__((always_inline)) bool ck_cell_plain(ck_warp *x, const ck_cell *c, uint8_t mask,
                                                                uint32_t lane, bool write)
 {
-    const uint32_t *r = x->r, agent = x->agent, ws = x->ws;
+    const uint32_t *r = x->r, agent = x->agent, ws = x->ws, wf = x->wf;
     if (c->wmask & mask) {
         if (c->wag != agent) {
             if (c->wag == CK_ASYNC) {
@@ -259,7 +302,7 @@ static inline __attribute__((always_inline)) bool ck_cell_plain(ck_warp *x, cons
             } else if (r[c->wag] < c->wep) {
                 return false;
             }
-        } else if (c->wws == ws && c->wlane != lane && !(c->lflags & CK_WAMBIG)) {
+        } else if (c->wws >= wf && c->wlane != lane && !(c->lflags & CK_WAMBIG)) {
             return false;
         }
     }
@@ -268,28 +311,39 @@ static inline __attribute__((always_inline)) bool ck_cell_plain(ck_warp *x, cons
             if (c->rag != agent) {
                 if (c->rag == CK_ASYNC || r[c->rag] < c->rep)
                     return false;
-            } else if (c->rws == ws && (c->rlanes & ~(1u << lane)) && !(c->lflags & CK_RAMBIG)) {
+            } else if (c->rws >= wf && (c->rlanes & ~(1u << lane)) && !(c->lflags & CK_RAMBIG)) {
                 return false;
             }
         }
+        /* the lane-ambiguity rule below, where it would ask which lanes
+         * partial syncs joined */
+        if (c->wep && c->wag == agent && c->wlane != lane && (c->wmask & ~mask & 0xf) && c->wep != x->ep &&
+            c->wws >= wf && c->wws != ws)
+            return false;
     } else if (c->rag == CK_ASYNC && c->rep) {
         return false;            /* an async reader stays until it is ordered: ck_access_any decides */
+    } else if (c->rag == agent && c->rep && c->rws >= wf && c->rws != ws) {
+        return false;
     }
     return true;
 }
 
 /* What ck_access_any records of a plain access to cell c that
- * ck_cell_plain accepted. */
+ * ck_cell_plain accepted (so an interval of the agent at or after its
+ * last full sync is the current one). */
 static inline __attribute__((always_inline)) void ck_cell_record(const ck_warp *x, ck_cell *c, uint8_t mask,
                                                                 uint32_t lane, bool write)
 {
-    const uint32_t agent = x->agent, ws = x->ws, ep = x->ep, lbit = 1u << lane;
+    const uint32_t agent = x->agent, ws = x->ws, wf = x->wf, ep = x->ep, lbit = 1u << lane;
     if (write) {
         c->init |= mask;
-        if (c->wag == agent && c->wep && c->wws == ws) {
-            if (c->wlane != lane && (c->wmask & ~mask & 0xf))
-                c->lflags |= CK_WAMBIG;  /* two lanes' bytes in one granule */
-        } else {
+        if (c->wep && c->wag == agent && c->wlane != lane && (c->wmask & ~mask & 0xf) &&
+            (c->wep == ep || c->wws >= wf)) {
+            /* the granule keeps bytes another lane wrote: two unordered
+             * lanes' bytes, or (same epoch) bytes the merged record below
+             * would put under this lane's name */
+            c->lflags |= CK_WAMBIG;
+        } else if (!(c->wep && c->wag == agent && c->wws >= wf)) {
             c->lflags &= (uint8_t)~CK_WAMBIG;
         }
         if (c->wep == ep && c->wag == agent)
@@ -300,7 +354,7 @@ static inline __attribute__((always_inline)) void ck_cell_record(const ck_warp *
     }
     const uint8_t rmask = (uint8_t)(mask | (mask & ~c->init) << 4);
     if (c->rag == agent && c->rep) {
-        if (c->rws == ws) {
+        if (c->rws >= wf) {
             if ((c->rlanes & ~lbit) && (c->rmask & 0xf) != mask)
                 c->lflags |= CK_RAMBIG;  /* lanes read different bytes of the granule */
             c->rlanes |= lbit;
@@ -379,6 +433,10 @@ uint32_t *ck_memsync(ck_state *s, int cta);
 /* A point that orders the lanes of agent's warp (bar.warp.sync, a
  * .sync.aligned warp-collective instruction); ck_acquire is one too. */
 void ck_warp_sync(ck_state *s, uint32_t agent);
+/* bar.warp.sync with a membermask that leaves out live lanes of the warp:
+ * it orders the lanes of `mask` with each other only (the first one
+ * allocates the lane table; without memory it counts as ck_warp_sync). */
+void ck_warp_sync_mask(ck_state *s, uint32_t agent, uint32_t mask);
 /* A direct observation by (agent, lane) of mbarrier component comp
  * reaching v (a successful test_wait/try_wait), made before the warp's
  * lanes are synchronised: it orders this lane only.  The caller ticks the
@@ -387,6 +445,12 @@ void ck_warp_sync(ck_state *s, uint32_t agent);
  * a lane that did not wait, before any later warp sync, are
  * CK_LANE_UNWAITED.  `site` is the wait's. */
 void ck_lane_observe(ck_state *s, uint32_t agent, uint32_t lane, uint32_t comp, uint32_t v, uint32_t site);
+/* The same for a thread's cp.async.bulk.wait_group: (agent, lane)'s own
+ * bulk component comp reached v.  No warp sync follows: a store's source
+ * written, or its global bytes accessed, by another lane of the warp
+ * before a warp sync after this wait are CK_LANE_SOURCE_REUSED and
+ * CK_LANE_GLOBAL_STORE. */
+void ck_bulk_observe(ck_state *s, uint32_t agent, uint32_t lane, uint32_t comp, uint32_t v, uint32_t site);
 /* The site of the last lane observation recorded on comp by agent. */
 uint32_t ck_lane_obs_site(ck_state *s, uint32_t agent, uint32_t comp);
 /* Does agent's clock dominate `sync` (every component)? */
@@ -443,10 +507,13 @@ typedef struct ck_greg {
 void ck_greg_add(ck_state *s, const ck_greg *g);
 /* any region live? (the global access path's test) */
 bool ck_gactive(const ck_state *s);
-/* A global access by agent to [a, a+n): the op of a live region it
- * touches and is not ordered after (CK_OK if none); regions whose issuing
- * thread has waited for them are dropped. */
-int ck_global(ck_state *s, uint32_t agent, uint64_t a, uint32_t n, uint32_t *op);
+/* A global access by (agent, lane) to [a, a+n): the op of a live region
+ * it touches and is not ordered after (CK_OK if none): CK_GLOBAL_STORE, or
+ * CK_LANE_GLOBAL_STORE where only the issuing lane of this warp waited for
+ * it (*waiter: that lane) and nothing since orders this lane; regions whose
+ * issuing thread has waited for them, with a full warp sync after that
+ * wait, are dropped. */
+int ck_global(ck_state *s, uint32_t agent, uint32_t lane, uint64_t a, uint32_t n, uint32_t *op, uint32_t *waiter);
 /* Tensor maps written in global memory during the run (tensormap.replace
  * on a global map, tensormap.cp_fenceproxy): a TMA that uses one must be
  * preceded, in its own warp, by fence.proxy.tensormap::generic.acquire on
