@@ -1,0 +1,311 @@
+/* grid.c — global writes of every cluster, and the overlaps between them.
+ *
+ * See grid.h for the model.  The per-access work is cg_write: extend the
+ * last record or append one (the log grows geometrically and is reused by
+ * the next cluster), plus one multiply per 8-byte word for the hash.
+ * Everything else runs once per cluster (sort, drop rewritten records,
+ * merge neighbours) or once per launch (cg_find: one sort of all records
+ * and a sweep in address order).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "check/grid.h"
+
+struct cg_log {
+    cg_rec *log;               /* the current cluster's records */
+    size_t nlog, caplog;
+    uint32_t nsync;            /* its synchronising operations so far */
+    uint32_t stamp;            /* cg_begin's count */
+    bool lost;                 /* a record could not be kept: the cluster is not checked */
+    cg_rec *done;              /* merged records of the finished clusters */
+    size_t ndone, capdone;
+    uint64_t dropped;          /* lowest cluster index not kept */
+};
+
+/* A multiplier per 8-byte word of the address space: odd, so that a byte's
+ * value survives the multiplication modulo 2^64. */
+static inline uint64_t word_key(uint64_t w)
+{
+    uint64_t x = w * 0x9E3779B97F4A7C15ull;
+    x ^= x >> 29;
+    x *= 0xBF58476D1CE4E5B9ull;
+    x ^= x >> 32;
+    return x | 1;
+}
+
+/* Sum over the bytes of (value + 1) << 8 * (address % 8), times the word's
+ * key: bytes of one word written in several pieces sum to the same term as
+ * the whole word (the +1 tells a written zero from no byte). */
+uint64_t cg_hash(uint64_t a, const uint8_t *bytes, uint64_t n)
+{
+    uint64_t h = 0;
+    while (n) {
+        unsigned off = (unsigned)(a & 7), k = 8 - off;
+        if (k > n)
+            k = (unsigned)n;
+        uint64_t v = 0;
+        memcpy((uint8_t *)&v + off, bytes, k);   /* little-endian host, as memexec.c */
+        uint64_t ones = (0x0101010101010101ull >> (8 * (8 - k))) << (8 * off);
+        h += (v + ones) * word_key(a >> 3);
+        a += k;
+        bytes += k;
+        n -= k;
+    }
+    return h;
+}
+
+cg_log *cg_log_new(void)
+{
+    cg_log *g = calloc(1, sizeof *g);
+    if (g)
+        g->dropped = UINT64_MAX;
+    return g;
+}
+
+void cg_log_free(cg_log *g)
+{
+    if (!g)
+        return;
+    free(g->log);
+    free(g->done);
+    free(g);
+}
+
+void cg_sync(cg_log *g) { g->nsync++; }
+
+static bool grow(cg_rec **v, size_t *cap, size_t need)
+{
+    if (need <= *cap)
+        return true;
+    size_t c = *cap ? *cap : 256;
+    while (c < need)
+        c *= 2;
+    cg_rec *n = realloc(*v, c * sizeof *n);
+    if (!n)
+        return false;
+    *v = n;
+    *cap = c;
+    return true;
+}
+
+void cg_begin(cg_log *g) { g->stamp++; }
+
+void cg_write(cg_log *g, int kind, int op, uint32_t site, int cta, int tid, uint64_t a, uint32_t n,
+              const uint8_t *bytes)
+{
+    const uint32_t stamp = g->stamp;
+    if (!n || g->lost)
+        return;
+    uint64_t h = bytes ? cg_hash(a, bytes, n) : 0;
+    if (g->nlog) {
+        cg_rec *r = &g->log[g->nlog - 1];
+        if (r->hi == a && r->seq == stamp && r->site == site && r->cta == (uint16_t)cta && r->kind == kind &&
+            r->op == op && r->sync == g->nsync) {
+            r->hi += n;
+            r->hash += h;
+            if ((uint16_t)tid < r->tid0) r->tid0 = (uint16_t)tid;
+            if ((uint16_t)tid > r->tid1) r->tid1 = (uint16_t)tid;
+            return;
+        }
+    }
+    if (g->nlog >= CG_CAP || !grow(&g->log, &g->caplog, g->nlog + 1)) {
+        g->lost = true;
+        return;
+    }
+    g->log[g->nlog++] = (cg_rec){ .lo = a, .hi = a + n, .hash = h, .site = site, .seq = stamp, .sync = g->nsync,
+                                  .cta = (uint16_t)cta, .tid0 = (uint16_t)tid, .tid1 = (uint16_t)tid,
+                                  .kind = (uint8_t)kind, .op = (uint8_t)op };
+}
+
+static bool weak(const cg_rec *r) { return r->kind == CG_PLAIN || r->kind == CG_ASYNC; }
+
+static int by_lo_seq(const void *x, const void *y)
+{
+    const cg_rec *a = x, *b = y;
+    if (a->lo != b->lo)
+        return a->lo < b->lo ? -1 : 1;
+    return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+void cg_cluster_drop(cg_log *g)
+{
+    g->nlog = 0;
+    g->nsync = 0;
+    g->lost = false;
+}
+
+bool cg_cluster_end(cg_log *g, uint64_t cluster, uint64_t *total)
+{
+    size_t n = g->nlog;
+    bool ok = !g->lost;
+    cg_rec *v = g->log;
+    for (size_t i = 0; i < n && ok; i++) {
+        v[i].seq = (uint32_t)i;
+        v[i].cluster = cluster;
+        v[i].order = (uint8_t)((v[i].sync ? CG_PRE : 0) | (v[i].sync < g->nsync ? CG_POST : 0));
+    }
+    if (ok && n > 1)
+        qsort(v, n, sizeof *v, by_lo_seq);
+    /* a weak write that the cluster itself rewrote later (same start, at
+     * least as long) cannot race: only the last bytes stay */
+    size_t k = 0;
+    for (size_t i = 0; i < n && ok; i++) {
+        if (i + 1 < n && weak(&v[i]) && weak(&v[i + 1]) && v[i + 1].lo == v[i].lo && v[i + 1].hi >= v[i].hi)
+            continue;
+        cg_rec *o = k ? &v[k - 1] : NULL;
+        if (o && o->hi == v[i].lo && o->cta == v[i].cta && o->site == v[i].site && o->kind == v[i].kind &&
+            o->op == v[i].op && o->order == v[i].order) {
+            o->hi = v[i].hi;
+            o->hash += v[i].hash;
+            if (v[i].tid0 < o->tid0) o->tid0 = v[i].tid0;
+            if (v[i].tid1 > o->tid1) o->tid1 = v[i].tid1;
+            continue;
+        }
+        v[k++] = v[i];
+    }
+    if (ok) {
+        uint64_t t = __atomic_add_fetch(total, k, __ATOMIC_RELAXED);
+        ok = t <= CG_CAP && grow(&g->done, &g->capdone, g->ndone + k);
+    }
+    if (ok) {
+        memcpy(g->done + g->ndone, v, k * sizeof *v);
+        g->ndone += k;
+    } else if (cluster < g->dropped) {
+        g->dropped = cluster;
+    }
+    cg_cluster_drop(g);
+    return ok;
+}
+
+uint64_t cg_first_dropped(const cg_log *g) { return g->dropped; }
+
+/* ---- the end of the launch ------------------------------------------------------------------ */
+
+static bool mem_agrees(const cg_rec *r, cg_mem_fn mem, void *arg)
+{
+    const uint8_t *p = mem ? mem(arg, r->lo, r->hi - r->lo) : NULL;
+    return p && cg_hash(r->lo, p, r->hi - r->lo) == r->hash;
+}
+
+bool cg_conflict(const cg_rec *a, const cg_rec *b, cg_mem_fn mem, void *arg)
+{
+    bool wa = weak(a), wb = weak(b);
+    if (!wa && !wb) {
+        /* atomics with atomics or reductions, reductions of one operation */
+        if (a->kind != CG_RED || b->kind != CG_RED || a->op == b->op)
+            return false;
+    } else if (wa && wb) {
+        if (a->lo == b->lo && a->hi == b->hi) {
+            if (a->hash == b->hash)
+                return false;  /* the same bytes */
+        } else if (mem_agrees(a, mem, arg) && mem_agrees(b, mem, arg)) {
+            return false;      /* both left what memory holds now: the same bytes where they overlap */
+        }
+    }
+    /* possibly ordered through global synchronisation (grid.h) */
+    if (((a->order & CG_POST) && (b->order & CG_PRE)) || ((b->order & CG_POST) && (a->order & CG_PRE)))
+        return false;
+    return true;
+}
+
+/* identity of a record for the collapse of repeated writes: all but who */
+static int by_ident(const void *x, const void *y)
+{
+    const cg_rec *a = *(const cg_rec *const *)x, *b = *(const cg_rec *const *)y;
+#define CMP(f) if (a->f != b->f) return a->f < b->f ? -1 : 1
+    CMP(lo);
+    CMP(hi);
+    CMP(kind);
+    CMP(op);
+    CMP(hash);
+    CMP(order);
+    CMP(cluster);
+    CMP(cta);
+    CMP(site);
+    CMP(tid0);
+#undef CMP
+    return 0;
+}
+
+static bool same_ident(const cg_rec *a, const cg_rec *b)
+{
+    return a->lo == b->lo && a->hi == b->hi && a->kind == b->kind && a->op == b->op && a->hash == b->hash &&
+           a->order == b->order;
+}
+
+/* key order: later cluster, earlier cluster, address */
+static bool key_less(uint64_t c1, uint64_t c0, uint64_t addr, const cg_race *best, bool have)
+{
+    if (!have)
+        return true;
+    if (c1 != best->b.cluster)
+        return c1 < best->b.cluster;
+    if (c0 != best->a.cluster)
+        return c0 < best->a.cluster;
+    return addr < best->addr;
+}
+
+bool cg_find(cg_log *const *logs, int nlogs, uint64_t limit, cg_mem_fn mem, void *mem_arg, cg_race *out,
+             size_t *checked)
+{
+    size_t n = 0;
+    for (int i = 0; i < nlogs; i++)
+        if (logs[i])
+            n += logs[i]->ndone;
+    *checked = 0;
+    if (!n)
+        return false;
+    const cg_rec **v = malloc(n * sizeof *v), **act = malloc(n * sizeof *act);
+    if (!v || !act) {
+        free(v);
+        free(act);
+        return false;
+    }
+    size_t m = 0;
+    for (int i = 0; i < nlogs; i++)
+        for (size_t j = 0; logs[i] && j < logs[i]->ndone; j++)
+            if (logs[i]->done[j].cluster < limit)
+                v[m++] = &logs[i]->done[j];
+    *checked = m;
+    qsort(v, m, sizeof *v, by_ident);
+    /* repeated writes of the same bytes (every CTA storing one flag, one
+     * counter's atomics): they never conflict with each other, and against
+     * a third record the two lowest clusters of the group are the best
+     * partners, so the rest go; the order stays by start address */
+    size_t k = 0;
+    for (size_t i = 0; i < m; i++) {
+        if (k >= 2 && same_ident(v[k - 1], v[i]) && same_ident(v[k - 2], v[i]) &&
+            v[k - 2]->cluster != v[k - 1]->cluster)
+            continue;
+        if (k >= 1 && same_ident(v[k - 1], v[i]) && v[k - 1]->cluster == v[i]->cluster)
+            continue;          /* the same cluster again: its first record speaks for it */
+        v[k++] = v[i];
+    }
+    m = k;
+    bool have = false;
+    size_t na = 0;
+    for (size_t i = 0; i < m; i++) {
+        const cg_rec *r = v[i];
+        size_t w = 0;
+        for (size_t j = 0; j < na; j++)
+            if (act[j]->hi > r->lo)
+                act[w++] = act[j];
+        na = w;
+        for (size_t j = 0; j < na; j++) {
+            const cg_rec *a = act[j];
+            if (a->cluster == r->cluster)
+                continue;
+            const cg_rec *lo = a->cluster < r->cluster ? a : r, *hi = lo == a ? r : a;
+            if (!key_less(hi->cluster, lo->cluster, r->lo, out, have) || !cg_conflict(lo, hi, mem, mem_arg))
+                continue;
+            out->a = *lo;
+            out->b = *hi;
+            out->addr = r->lo;
+            have = true;
+        }
+        act[na++] = r;
+    }
+    free(v);
+    free(act);
+    return have;
+}
