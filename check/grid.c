@@ -134,7 +134,7 @@ void cg_cluster_drop(cg_log *g)
     g->lost = false;
 }
 
-bool cg_cluster_end(cg_log *g, uint64_t cluster, uint64_t *total)
+bool cg_cluster_end(cg_log *g, uint64_t cluster, uint64_t *total, uint64_t cap)
 {
     size_t n = g->nlog;
     bool ok = !g->lost;
@@ -165,7 +165,7 @@ bool cg_cluster_end(cg_log *g, uint64_t cluster, uint64_t *total)
     }
     if (ok) {
         uint64_t t = __atomic_add_fetch(total, k, __ATOMIC_RELAXED);
-        ok = t <= CG_CAP && grow(&g->done, &g->capdone, g->ndone + k);
+        ok = t <= cap && grow(&g->done, &g->capdone, g->ndone + k);
     }
     if (ok) {
         memcpy(g->done + g->ndone, v, k * sizeof *v);

@@ -92,9 +92,9 @@ void cg_write(cg_log *g, int kind, int op, uint32_t site, int cta, int tid, uint
               const uint8_t *bytes);
 /* The current cluster finished (index `cluster`): merge its records into
  * the finished ones.  `total` counts the records kept by every context of
- * the launch (shared, atomic): past CG_CAP the cluster is not kept and
- * false is returned. */
-bool cg_cluster_end(cg_log *g, uint64_t cluster, uint64_t *total);
+ * the launch (shared, atomic): past `cap` (CG_CAP) the cluster is not kept
+ * and false is returned. */
+bool cg_cluster_end(cg_log *g, uint64_t cluster, uint64_t *total, uint64_t cap);
 /* The current cluster is abandoned (an error): forget its log. */
 void cg_cluster_drop(cg_log *g);
 /* The lowest cluster index whose records were not kept (UINT64_MAX: none). */

@@ -63,7 +63,7 @@ void ip_gw_op_write(interp_ctx *c, const ip_op *o, int kind, int op, uint64_t a,
 
 void ip_gw_cluster_end(interp_ctx *c)
 {
-    cg_cluster_end(c->gw, c->cl.index, c->gw_total);
+    cg_cluster_end(c->gw, c->cl.index, c->gw_total, CG_CAP);
 }
 
 /* ---- the report ------------------------------------------------------------------------------ */

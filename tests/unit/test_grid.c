@@ -77,26 +77,26 @@ static void unit_log(void)
      * more instruction of the same site): one record after merging */
     put(g, CG_PLAIN, 0, 7, 0x1000, 32, 5);
     put(g, CG_PLAIN, 0, 7, 0x1080, 32, 5);
-    CHECK("a cluster is kept", cg_cluster_end(g, 0, &total));
+    CHECK("a cluster is kept", cg_cluster_end(g, 0, &total, CG_CAP));
     CHECK_EQ_U64("lanes and instructions of one site merge into one record", total, 1);
     /* cluster 1: the same bytes by another split (16 lanes of 8 bytes) */
     uint64_t v8 = 5ull | 5ull << 32;
     cg_begin(g);
     for (int l = 0; l < 32; l++)
         cg_write(g, CG_PLAIN, 0, 9, 0, l, 0x1000 + 8 * (uint64_t)l, 8, (const uint8_t *)&v8);
-    cg_cluster_end(g, 1, &total);
+    cg_cluster_end(g, 1, &total, CG_CAP);
     CHECK("the same bytes over the same range, split otherwise: no race", !find1(g, UINT64_MAX, &r, &n));
     /* cluster 2: x then y over one word; cluster 3: y */
     put(g, CG_PLAIN, 0, 11, 0x1400, 1, 1);
     put(g, CG_PLAIN, 0, 12, 0x1400, 1, 2);
-    cg_cluster_end(g, 2, &total);
+    cg_cluster_end(g, 2, &total, CG_CAP);
     put(g, CG_PLAIN, 0, 13, 0x1400, 1, 2);
-    cg_cluster_end(g, 3, &total);
+    cg_cluster_end(g, 3, &total, CG_CAP);
     CHECK("a write its own cluster rewrote later does not race", !find1(g, UINT64_MAX, &r, &n));
     /* cluster 4: another value inside cluster 0's range */
     put(g, CG_PLAIN, 0, 14, 0x1010, 1, 6);
     memset(fake_mem, 0, sizeof fake_mem);
-    cg_cluster_end(g, 4, &total);
+    cg_cluster_end(g, 4, &total, CG_CAP);
     bool f = find1(g, UINT64_MAX, &r, &n);
     CHECK("other bytes inside another cluster's range race", f);
     CHECK_EQ_U64("... reported at the later cluster 4", f ? r.b.cluster : 99, 4);
@@ -114,9 +114,9 @@ static void unit_log(void)
         memcpy(fake_mem + 4 * i, &v, 4);
     }
     put(g, CG_PLAIN, 0, 1, 0x1000, 32, 5);
-    cg_cluster_end(g, 0, &total);
+    cg_cluster_end(g, 0, &total, CG_CAP);
     put(g, CG_PLAIN, 0, 2, 0x1040, 16, 5);
-    cg_cluster_end(g, 1, &total);
+    cg_cluster_end(g, 1, &total, CG_CAP);
     CHECK("overlapping ranges with the same bytes (final memory agrees): no race", !find1(g, UINT64_MAX, &r, &n));
     cg_log_free(g);
 }
@@ -163,7 +163,7 @@ static void unit_sweep(void)
      * alternate between two logs (two contexts) */
     for (uint64_t c = 0; c < 200; c++) {
         put(g[c & 1], CG_PLAIN, 0, 3, 0x1800, 1, c == 57 ? 2 : 1);
-        cg_cluster_end(g[c & 1], c, &total);
+        cg_cluster_end(g[c & 1], c, &total, CG_CAP);
     }
     bool f = cg_find(g, 2, UINT64_MAX, fake, NULL, &r, &n);
     CHECK("one different value among 200 identical ones is found", f);
@@ -176,15 +176,15 @@ static void unit_sweep(void)
     cg_log *h = cg_log_new();
     total = 0;
     put(h, CG_PLAIN, 0, 1, 0x1100, 1, 1);
-    cg_cluster_end(h, 0, &total);
+    cg_cluster_end(h, 0, &total, CG_CAP);
     put(h, CG_PLAIN, 0, 1, 0x1000, 1, 1);
     put(h, CG_PLAIN, 0, 1, 0x1080, 1, 1);
-    cg_cluster_end(h, 1, &total);
+    cg_cluster_end(h, 1, &total, CG_CAP);
     put(h, CG_PLAIN, 0, 1, 0x1100, 1, 2);
     put(h, CG_PLAIN, 0, 1, 0x1080, 1, 2);
-    cg_cluster_end(h, 2, &total);
+    cg_cluster_end(h, 2, &total, CG_CAP);
     put(h, CG_PLAIN, 0, 1, 0x1000, 1, 2);
-    cg_cluster_end(h, 3, &total);
+    cg_cluster_end(h, 3, &total, CG_CAP);
     f = find1(h, UINT64_MAX, &r, &n);
     CHECK_EQ_U64("lowest later cluster, then lowest earlier cluster: (0, 2)",
                  f ? r.a.cluster << 32 | r.b.cluster : 0, 2);
@@ -330,8 +330,32 @@ static void kernels(void)
     }
 }
 
+/* past the cap, clusters are not kept, the first one dropped is known,
+ * and the sweep stops below it */
+static void unit_cap(void)
+{
+    uint64_t total = 0;
+    cg_log *g = cg_log_new();
+    cg_race r;
+    size_t n;
+    bool kept[4];
+    for (uint64_t c = 0; c < 4; c++) {
+        put(g, CG_PLAIN, 0, 1, 0x1000 + 0x100 * c, 1, 1);
+        put(g, CG_PLAIN, 0, 2, 0x1080 + 0x100 * c, 1, 1);
+        if (c == 3)
+            put(g, CG_PLAIN, 0, 2, 0x1000, 1, 2);   /* races with cluster 0 */
+        kept[c] = cg_cluster_end(g, c, &total, 6);
+    }
+    CHECK("clusters within the cap are kept", kept[0] && kept[1] && kept[2]);
+    CHECK("the cluster past it is not", !kept[3]);
+    CHECK_EQ_U64("... and is the first dropped", cg_first_dropped(g), 3);
+    CHECK("its race is not found below the limit", !find1(g, cg_first_dropped(g), &r, &n));
+    cg_log_free(g);
+}
+
 int main(void)
 {
+    unit_cap();
     unit_hash();
     unit_log();
     unit_rules();
