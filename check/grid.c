@@ -117,6 +117,59 @@ void cg_write(cg_log *g, int kind, int op, uint32_t site, int cta, int tid, uint
                                   .kind = (uint8_t)kind, .op = (uint8_t)op };
 }
 
+void cg_write_warp(cg_log *g, uint32_t site, int cta, int tid0, uint32_t ex, const uint64_t *addr, uint64_t off,
+                   const uint64_t *val, unsigned es)
+{
+    if (!ex || g->lost)
+        return;
+    const uint32_t stamp = ++g->stamp;
+    const uint64_t vmask = es >= 8 ? ~0ull : (1ull << (8 * es)) - 1;
+    const uint64_t ones = 0x0101010101010101ull & vmask;
+    uint64_t lo = 0, hi = 0, h = 0, kw = ~0ull, key = 0;
+    int t0 = 0, t1 = 0;
+    bool open = false;
+    for (uint32_t m = ex;; m &= m - 1) {
+        int l = m ? __builtin_ctz(m) : 0;
+        uint64_t a = m ? addr[l] + off : 0;
+        if (open && (!m || a != hi)) {
+            /* the run ends: one record (or the extension of the last) */
+            cg_rec *r = g->nlog ? &g->log[g->nlog - 1] : NULL;
+            if (r && r->hi == lo && r->seq == stamp && r->site == site && r->cta == (uint16_t)cta &&
+                r->kind == CG_PLAIN && r->sync == g->nsync) {
+                r->hi = hi;
+                r->hash += h;
+                r->tid1 = (uint16_t)t1;
+            } else if (g->nlog >= CG_CAP || !grow(&g->log, &g->caplog, g->nlog + 1)) {
+                g->lost = true;
+                return;
+            } else {
+                g->log[g->nlog++] = (cg_rec){ .lo = lo, .hi = hi, .hash = h, .site = site, .seq = stamp,
+                                              .sync = g->nsync, .cta = (uint16_t)cta, .tid0 = (uint16_t)t0,
+                                              .tid1 = (uint16_t)t1, .kind = CG_PLAIN };
+            }
+            open = false;
+        }
+        if (!m)
+            break;
+        /* natural alignment: the element lies in one 8-byte word */
+        uint64_t w = a >> 3;
+        if (w != kw) {
+            kw = w;
+            key = word_key(w);
+        }
+        unsigned sh = 8 * (unsigned)(a & 7);
+        h += (((val[l] & vmask) + ones) << sh) * key;
+        if (!open) {
+            lo = a;
+            h = (((val[l] & vmask) + ones) << sh) * key;
+            t0 = tid0 + l;
+            open = true;
+        }
+        hi = a + es;
+        t1 = tid0 + l;
+    }
+}
+
 static bool weak(const cg_rec *r) { return r->kind == CG_PLAIN || r->kind == CG_ASYNC; }
 
 static int by_lo_seq(const void *x, const void *y)
@@ -223,6 +276,8 @@ static int by_ident(const void *x, const void *y)
     CMP(cta);
     CMP(site);
     CMP(tid0);
+    CMP(tid1);
+    CMP(sync);
 #undef CMP
     return 0;
 }

@@ -90,6 +90,12 @@ void cg_begin(cg_log *g);
  * continues it (same instruction, kind and writer's CTA, contiguous). */
 void cg_write(cg_log *g, int kind, int op, uint32_t site, int cta, int tid, uint64_t a, uint32_t n,
               const uint8_t *bytes);
+/* The same for the lanes `ex` of one warp instruction (a new one: no
+ * cg_begin needed) each storing es (1, 2, 4 or 8) bytes: lane l the low
+ * bytes of val[l] at addr[l] + off, thread tid0 + l; CG_PLAIN.  The
+ * interpreter's fast path for st.global (one call per warp). */
+void cg_write_warp(cg_log *g, uint32_t site, int cta, int tid0, uint32_t ex, const uint64_t *addr, uint64_t off,
+                   const uint64_t *val, unsigned es);
 /* The current cluster finished (index `cluster`): merge its records into
  * the finished ones.  `total` counts the records kept by every context of
  * the launch (shared, atomic): past `cap` (CG_CAP) the cluster is not kept

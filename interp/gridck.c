@@ -42,13 +42,6 @@ void ip_gw_free(interp_ctx *c)
     c->gw = NULL;
 }
 
-void ip_gw_write_at(interp_ctx *c, const ip_warp *w, int lane, int func, uint32_t pc, uint64_t a, uint32_t n,
-                    const uint8_t *bytes)
-{
-    cg_write(c->gw, CG_PLAIN, 0, (uint32_t)func << 20 | (pc & 0xfffff), w->cta->slot, w->id * 32 + lane, a, n,
-             bytes);
-}
-
 void ip_gw_write(interp_ctx *c, const ip_warp *w, int lane, int kind, uint64_t a, uint32_t n, const uint8_t *bytes)
 {
     cg_write(c->gw, kind, 0, ip_ck_site(c), w->cta->slot, w->id * 32 + lane, a, n, kind == CG_PLAIN ? bytes : NULL);

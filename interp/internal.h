@@ -272,8 +272,6 @@ void ip_gw_free(interp_ctx *c);
 static inline void ip_gw_begin(interp_ctx *c) { cg_begin(c->gw); }
 static inline void ip_gw_sync(interp_ctx *c) { cg_sync(c->gw); }
 void ip_gw_write(interp_ctx *c, const ip_warp *w, int lane, int kind, uint64_t a, uint32_t n, const uint8_t *bytes);
-void ip_gw_write_at(interp_ctx *c, const ip_warp *w, int lane, int func, uint32_t pc, uint64_t a, uint32_t n,
-                    const uint8_t *bytes);
 struct ip_op;
 void ip_gw_op_write(interp_ctx *c, const struct ip_op *o, int kind, int op, uint64_t a, uint32_t n,
                     const uint8_t *bytes);

@@ -745,16 +745,9 @@ static bool run_mem(interp_ctx *c, const ip_uop *u, uint64_t *R, uint32_t ex, co
         uint64_t v = V[l];
         memcpy(ptr[l], &v, bits / 8u);   /* little-endian host, as exec_st */
     }
-    if (c->gw) {
-        /* the grid-wide write check (gridck.c), one record per run of lanes */
-        const uint64_t *A = R + (size_t)u->a * IP_WARP;
-        ip_gw_begin(c);
-        for (uint32_t m = ex; m; m &= m - 1) {
-            int l = __builtin_ctz(m);
-            uint64_t v = V[l];
-            ip_gw_write_at(c, w, l, func, pc, A[l] + (uint64_t)u->off, bits / 8u, (const uint8_t *)&v);
-        }
-    }
+    if (c->gw)   /* the grid-wide write check (gridck.c), one record per run of lanes */
+        cg_write_warp(c->gw, (uint32_t)func << 20 | (pc & 0xfffff), w->cta->slot, w->id * 32, ex,
+                      R + (size_t)u->a * IP_WARP, (uint64_t)u->off, V, bits / 8u);
     /* ip_note_write's count; fast contexts (interp_run) have no watchpoints */
     c->effects += (uint64_t)__builtin_popcount(ex);
     return true;

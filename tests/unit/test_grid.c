@@ -67,6 +67,37 @@ static void unit_hash(void)
     CHECK("the same bytes elsewhere hash differently", cg_hash(0x1003, b, 16) != cg_hash(0x1013, b, 16));
 }
 
+/* the warp form gives the records and hashes of lane-by-lane writes */
+static void unit_warp(void)
+{
+    uint64_t total = 0, addr[32], val[32];
+    for (int l = 0; l < 32; l++) {
+        addr[l] = 0x1000 + 4 * (uint64_t)l + (l >= 20 ? 64 : 0);   /* a gap after lane 19 */
+        val[l] = 0x1234567890ull * (uint64_t)(l + 1);
+    }
+    cg_log *a = cg_log_new(), *b = cg_log_new();
+    cg_write_warp(a, 5, 1, 64, 0xfffffff7u, addr, 8, val, 4);      /* lane 3 off */
+    cg_begin(b);
+    for (int l = 0; l < 32; l++)
+        if (l != 3)
+            cg_write(b, CG_PLAIN, 0, 5, 1, 64 + l, addr[l] + 8, 4, (const uint8_t *)&val[l]);
+    cg_cluster_end(a, 0, &total, CG_CAP);
+    cg_cluster_end(b, 1, &total, CG_CAP);
+    cg_race r;
+    size_t n;
+    cg_log *v[2] = { a, b };
+    memset(fake_mem, 0, sizeof fake_mem);
+    CHECK("warp and lane-by-lane records of the same bytes: no race", !cg_find(v, 2, UINT64_MAX, fake, NULL, &r, &n));
+    CHECK_EQ_U64("... three runs each (lanes 0-2, 4-19, 20-31)", n, 6);
+    val[7] ^= 1;
+    cg_write_warp(a, 5, 1, 64, 0xfffffff7u, addr, 8, val, 4);
+    cg_cluster_end(a, 2, &total, CG_CAP);
+    CHECK("one lane's other value: a race", cg_find(v, 2, UINT64_MAX, fake, NULL, &r, &n));
+    CHECK_EQ_U64("... at its run (lanes 4-19)", r.addr, 0x1000 + 16 + 8);
+    cg_log_free(a);
+    cg_log_free(b);
+}
+
 static void unit_log(void)
 {
     uint64_t total = 0;
@@ -356,6 +387,7 @@ static void unit_cap(void)
 int main(void)
 {
     unit_cap();
+    unit_warp();
     unit_hash();
     unit_log();
     unit_rules();
