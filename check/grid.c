@@ -71,7 +71,11 @@ void cg_log_free(cg_log *g)
     free(g);
 }
 
-void cg_sync(cg_log *g) { g->nsync++; }
+void cg_sync(cg_log *g)
+{
+    if (g->nsync != UINT32_MAX)   /* a spin loop of 4 G acquires stays "synchronised" */
+        g->nsync++;
+}
 
 static bool grow(cg_rec **v, size_t *cap, size_t need)
 {

@@ -154,3 +154,27 @@ template <bool BUG> __device__ __forceinline__ void k_reduce_vs_store(const Tens
     }
 }
 ZOO(reduce_vs_store)
+
+// 7. A tile scheduler that hands every output tile to two CTAs (tile =
+//    blockIdx.x / 2).  The twin's CTAs compute the tile's full sum
+//    redundantly, so both store the same bytes (benign, as racecheck treats
+//    same-value writes); in the bug each sums its own K slices, and the
+//    tile keeps whichever half-sum landed last.
+template <bool BUG> __device__ __forceinline__ void k_tile_handed_twice(const TensorMap *tm, const TensorMap *tmo, const float *src, float *out, unsigned *flags)
+{
+    __shared__ alignas(128) float tile[TILE];
+    int t = threadIdx.x, tile_id = blockIdx.x / 2;
+    float acc = 0.0f;
+#pragma unroll 1
+    for (int k = BUG ? 4 * blockIdx.x : 8 * tile_id; k < (BUG ? 4 * blockIdx.x + 4 : 8 * tile_id + 8); k++)
+        acc += src[k * TILE + t];
+    tile[t] = acc;
+    fence_async();
+    __syncthreads();
+    if (t == 0) {
+        tma_store(tmo, saddr(tile), 16 * tile_id, 16); // BUG tile_handed_twice grid-write-race
+        commit();
+        wait_all();
+    }
+}
+ZOO(tile_handed_twice)
