@@ -121,57 +121,88 @@ void cg_write(cg_log *g, int kind, int op, uint32_t site, int cta, int tid, uint
                                   .kind = (uint8_t)kind, .op = (uint8_t)op };
 }
 
+/* One run of a warp's lanes is done: its record (or the extension of the
+ * last one, the same instruction continuing it). */
+static bool run_done(cg_log *g, uint32_t site, int cta, uint32_t stamp, uint64_t lo, uint64_t hi, uint64_t h, int t0,
+                     int t1)
+{
+    cg_rec *r = g->nlog ? &g->log[g->nlog - 1] : NULL;
+    if (r && r->hi == lo && r->seq == stamp && r->site == site && r->cta == (uint16_t)cta && r->kind == CG_PLAIN &&
+        r->sync == g->nsync) {
+        r->hi = hi;
+        r->hash += h;
+        r->tid1 = (uint16_t)t1;
+        return true;
+    }
+    if (g->nlog >= CG_CAP || !grow(&g->log, &g->caplog, g->nlog + 1)) {
+        g->lost = true;
+        return false;
+    }
+    g->log[g->nlog++] = (cg_rec){ .lo = lo, .hi = hi, .hash = h, .site = site, .seq = stamp, .sync = g->nsync,
+                                  .cta = (uint16_t)cta, .tid0 = (uint16_t)t0, .tid1 = (uint16_t)t1,
+                                  .kind = CG_PLAIN };
+    return true;
+}
+
 void cg_write_warp(cg_log *g, uint32_t site, int cta, int tid0, uint32_t ex, const uint64_t *addr, uint64_t off,
                    const uint64_t *val, unsigned es)
 {
     if (!ex || g->lost)
         return;
     const uint32_t stamp = ++g->stamp;
+    if (ex == 0xffffffffu && (es == 4 || es == 8) && !((addr[0] + off) & 7)) {
+        /* the common case: a whole warp storing 32 consecutive words or
+         * half-words, 8 bytes (one key) at a time */
+        const uint64_t a0 = addr[0] + off;
+        bool line = true;
+        for (int l = 1; l < 32; l++)
+            line &= addr[l] + off == a0 + (uint64_t)es * (uint64_t)l;
+        if (line) {
+            uint64_t h = 0, w = a0 >> 3;
+            if (es == 8)
+                for (int l = 0; l < 32; l++)
+                    h += (val[l] + 0x0101010101010101ull) * word_key(w + (uint64_t)l);
+            else
+                for (int l = 0; l < 32; l += 2)
+                    h += (((val[l] & 0xffffffffu) | val[l + 1] << 32) + 0x0101010101010101ull) *
+                         word_key(w + (uint64_t)(l / 2));
+            run_done(g, site, cta, stamp, a0, a0 + 32 * (uint64_t)es, h, tid0, tid0 + 31);
+            return;
+        }
+    }
     const uint64_t vmask = es >= 8 ? ~0ull : (1ull << (8 * es)) - 1;
     const uint64_t ones = 0x0101010101010101ull & vmask;
-    uint64_t lo = 0, hi = 0, h = 0, kw = ~0ull, key = 0;
+    /* the run of lanes [lo, hi) so far, its hash h; the bytes of its
+     * current 8-byte word wd gathered in acc (plus their ones): one key per
+     * word, as cg_hash's sum over the word's bytes */
+    uint64_t lo = 0, hi = 0, h = 0, wd = 0, acc = 0;
     int t0 = 0, t1 = 0;
     bool open = false;
-    for (uint32_t m = ex;; m &= m - 1) {
-        int l = m ? __builtin_ctz(m) : 0;
-        uint64_t a = m ? addr[l] + off : 0;
-        if (open && (!m || a != hi)) {
-            /* the run ends: one record (or the extension of the last) */
-            cg_rec *r = g->nlog ? &g->log[g->nlog - 1] : NULL;
-            if (r && r->hi == lo && r->seq == stamp && r->site == site && r->cta == (uint16_t)cta &&
-                r->kind == CG_PLAIN && r->sync == g->nsync) {
-                r->hi = hi;
-                r->hash += h;
-                r->tid1 = (uint16_t)t1;
-            } else if (g->nlog >= CG_CAP || !grow(&g->log, &g->caplog, g->nlog + 1)) {
-                g->lost = true;
+    for (uint32_t m = ex; m; m &= m - 1) {
+        int l = __builtin_ctz(m);
+        uint64_t a = addr[l] + off;
+        if (open && a != hi) {
+            if (!run_done(g, site, cta, stamp, lo, hi, h + acc * word_key(wd), t0, t1))
                 return;
-            } else {
-                g->log[g->nlog++] = (cg_rec){ .lo = lo, .hi = hi, .hash = h, .site = site, .seq = stamp,
-                                              .sync = g->nsync, .cta = (uint16_t)cta, .tid0 = (uint16_t)t0,
-                                              .tid1 = (uint16_t)t1, .kind = CG_PLAIN };
-            }
             open = false;
         }
-        if (!m)
-            break;
-        /* natural alignment: the element lies in one 8-byte word */
-        uint64_t w = a >> 3;
-        if (w != kw) {
-            kw = w;
-            key = word_key(w);
-        }
-        unsigned sh = 8 * (unsigned)(a & 7);
-        h += (((val[l] & vmask) + ones) << sh) * key;
+        uint64_t w = a >> 3;   /* natural alignment: the element lies in one word */
         if (!open) {
             lo = a;
-            h = (((val[l] & vmask) + ones) << sh) * key;
+            h = acc = 0;
+            wd = w;
             t0 = tid0 + l;
             open = true;
+        } else if (w != wd) {
+            h += acc * word_key(wd);
+            acc = 0;
+            wd = w;
         }
+        acc += ((val[l] & vmask) + ones) << (8 * (unsigned)(a & 7));
         hi = a + es;
         t1 = tid0 + l;
     }
+    run_done(g, site, cta, stamp, lo, hi, h + acc * word_key(wd), t0, t1);
 }
 
 static bool weak(const cg_rec *r) { return r->kind == CG_PLAIN || r->kind == CG_ASYNC; }

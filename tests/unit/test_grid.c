@@ -96,6 +96,29 @@ static void unit_warp(void)
     CHECK_EQ_U64("... at its run (lanes 4-19)", r.addr, 0x1000 + 16 + 8);
     cg_log_free(a);
     cg_log_free(b);
+
+    /* a whole warp of consecutive words (the fast case) and of 8-byte
+     * words, against lane-by-lane writes */
+    for (unsigned es = 4; es <= 8; es += 4) {
+        total = 0;
+        a = cg_log_new();
+        b = cg_log_new();
+        for (int l = 0; l < 32; l++)
+            addr[l] = 0x1000 + es * (uint64_t)l;
+        cg_write_warp(a, 5, 0, 0, 0xffffffffu, addr, 0, val, es);
+        cg_begin(b);
+        for (int l = 0; l < 32; l++)
+            cg_write(b, CG_PLAIN, 0, 6, 0, l, addr[l], es, (const uint8_t *)&val[l]);
+        cg_cluster_end(a, 0, &total, CG_CAP);
+        cg_cluster_end(b, 1, &total, CG_CAP);
+        v[0] = a;
+        v[1] = b;
+        CHECK(es == 4 ? "a whole warp of consecutive 4-byte words: the lane-by-lane hash"
+                      : "a whole warp of consecutive 8-byte words: the lane-by-lane hash",
+              !cg_find(v, 2, UINT64_MAX, fake, NULL, &r, &n) && n == 2);
+        cg_log_free(a);
+        cg_log_free(b);
+    }
 }
 
 static void unit_log(void)
