@@ -11,16 +11,22 @@
 #include <string.h>
 #include "check/grid.h"
 
+/* a log this long is coalesced before it grows (then at twice what is left) */
+#define CG_COMPACT ((size_t)1 << 16)
+
 struct cg_log {
     cg_rec *log;               /* the current cluster's records */
     size_t nlog, caplog;
     uint32_t nsync;            /* its synchronising operations so far */
-    uint32_t stamp;            /* cg_begin's count */
+    uint32_t stamp;            /* cg_begin's count: the records' time order */
+    size_t next_compact;       /* log size at which a full log is coalesced in place */
     bool lost;                 /* a record could not be kept: the cluster is not checked */
     cg_rec *done;              /* merged records of the finished clusters */
     size_t ndone, capdone;
     uint64_t dropped;          /* lowest cluster index not kept */
 };
+
+static void compact(cg_log *g);
 
 /* A multiplier per 8-byte word of the address space: odd, so that a byte's
  * value survives the multiplication modulo 2^64. */
@@ -57,8 +63,10 @@ uint64_t cg_hash(uint64_t a, const uint8_t *bytes, uint64_t n)
 cg_log *cg_log_new(void)
 {
     cg_log *g = calloc(1, sizeof *g);
-    if (g)
+    if (g) {
         g->dropped = UINT64_MAX;
+        g->next_compact = CG_COMPACT;
+    }
     return g;
 }
 
@@ -112,6 +120,8 @@ void cg_write(cg_log *g, int kind, int op, uint32_t site, int cta, int tid, uint
             return;
         }
     }
+    if (g->nlog == g->caplog && g->nlog >= g->next_compact)
+        compact(g);
     if (g->nlog >= CG_CAP || !grow(&g->log, &g->caplog, g->nlog + 1)) {
         g->lost = true;
         return;
@@ -134,6 +144,8 @@ static bool run_done(cg_log *g, uint32_t site, int cta, uint32_t stamp, uint64_t
         r->tid1 = (uint16_t)t1;
         return true;
     }
+    if (g->nlog == g->caplog && g->nlog >= g->next_compact)
+        compact(g);
     if (g->nlog >= CG_CAP || !grow(&g->log, &g->caplog, g->nlog + 1)) {
         g->lost = true;
         return false;
@@ -217,32 +229,28 @@ static int by_lo_seq(const void *x, const void *y)
 
 void cg_cluster_drop(cg_log *g)
 {
+    g->next_compact = CG_COMPACT;
     g->nlog = 0;
     g->nsync = 0;
     g->lost = false;
 }
 
-bool cg_cluster_end(cg_log *g, uint64_t cluster, uint64_t *total, uint64_t cap)
+/* Sort records by start (then time), drop a weak write the cluster itself
+ * rewrote later (same start, at least as long: only the last bytes can
+ * race) and merge neighbours of one CTA, instruction, kind and ordering
+ * (the order bits at the cluster's end; mid-cluster, the sync count).
+ * Returns the records left. */
+static size_t coalesce(cg_rec *v, size_t n, bool by_order)
 {
-    size_t n = g->nlog;
-    bool ok = !g->lost;
-    cg_rec *v = g->log;
-    for (size_t i = 0; i < n && ok; i++) {
-        v[i].seq = (uint32_t)i;
-        v[i].cluster = cluster;
-        v[i].order = (uint8_t)((v[i].sync ? CG_PRE : 0) | (v[i].sync < g->nsync ? CG_POST : 0));
-    }
-    if (ok && n > 1)
+    if (n > 1)
         qsort(v, n, sizeof *v, by_lo_seq);
-    /* a weak write that the cluster itself rewrote later (same start, at
-     * least as long) cannot race: only the last bytes stay */
     size_t k = 0;
-    for (size_t i = 0; i < n && ok; i++) {
+    for (size_t i = 0; i < n; i++) {
         if (i + 1 < n && weak(&v[i]) && weak(&v[i + 1]) && v[i + 1].lo == v[i].lo && v[i + 1].hi >= v[i].hi)
             continue;
         cg_rec *o = k ? &v[k - 1] : NULL;
         if (o && o->hi == v[i].lo && o->cta == v[i].cta && o->site == v[i].site && o->kind == v[i].kind &&
-            o->op == v[i].op && o->order == v[i].order) {
+            o->op == v[i].op && (by_order ? o->order == v[i].order : o->sync == v[i].sync)) {
             o->hi = v[i].hi;
             o->hash += v[i].hash;
             if (v[i].tid0 < o->tid0) o->tid0 = v[i].tid0;
@@ -251,6 +259,29 @@ bool cg_cluster_end(cg_log *g, uint64_t cluster, uint64_t *total, uint64_t cap)
         }
         v[k++] = v[i];
     }
+    return k;
+}
+
+/* The log is full: coalesce it in place before growing it (a long cluster
+ * writing contiguous memory stays small); the next time only once it has
+ * doubled again. */
+static void compact(cg_log *g)
+{
+    g->nlog = coalesce(g->log, g->nlog, false);
+    g->next_compact = 2 * g->nlog > CG_COMPACT ? 2 * g->nlog : CG_COMPACT;
+}
+
+bool cg_cluster_end(cg_log *g, uint64_t cluster, uint64_t *total, uint64_t cap)
+{
+    size_t n = g->nlog, k = 0;
+    bool ok = !g->lost;
+    cg_rec *v = g->log;
+    for (size_t i = 0; i < n && ok; i++) {
+        v[i].cluster = cluster;
+        v[i].order = (uint8_t)((v[i].sync ? CG_PRE : 0) | (v[i].sync < g->nsync ? CG_POST : 0));
+    }
+    if (ok)
+        k = coalesce(v, n, true);
     if (ok) {
         uint64_t t = __atomic_add_fetch(total, k, __ATOMIC_RELAXED);
         ok = t <= cap && grow(&g->done, &g->capdone, g->ndone + k);

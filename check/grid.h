@@ -40,10 +40,11 @@
  * At the end of a cluster its records are sorted, a weak record rewritten
  * by a later one of the same cluster over the same start and at least its
  * length is dropped (the last write is what can race), and neighbours of
- * the same CTA, instruction, kind and ordering merge.  Memory: one log
- * reused by every cluster of a context (grown geometrically) and the
- * merged records; past CG_CAP records in all, recording stops (said in
- * the result, never silently).
+ * the same CTA, instruction, kind and ordering merge (the same is done
+ * in place whenever a long cluster's log fills, before it grows).
+ * Memory: one log reused by every cluster of a context (grown
+ * geometrically) and the merged records; past CG_CAP records in all,
+ * recording stops (said in the result, never silently).
  */
 #ifndef PTXI_CHECK_GRID_H
 #define PTXI_CHECK_GRID_H

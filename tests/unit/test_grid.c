@@ -407,8 +407,35 @@ static void unit_cap(void)
     cg_log_free(g);
 }
 
+/* a long cluster writing 300000 contiguous words one instruction each:
+ * its log is coalesced as it fills, and one record is left */
+static void unit_compact(void)
+{
+    uint64_t total = 0;
+    cg_log *g = cg_log_new();
+    for (uint32_t i = 0; i < 300000; i++) {
+        cg_begin(g);
+        cg_write(g, CG_PLAIN, 0, 4, 0, 0, 0x100000 + 4 * (uint64_t)i, 4, (const uint8_t *)&i);
+    }
+    CHECK("a long cluster's log is kept", cg_cluster_end(g, 0, &total, CG_CAP));
+    CHECK_EQ_U64("... as one record after compaction", total, 1);
+    cg_race r;
+    size_t n;
+    cg_log *h = cg_log_new();
+    cg_begin(h);
+    for (uint32_t i = 0; i < 300000; i++)
+        cg_write(h, CG_PLAIN, 0, 5, 0, 0, 0x100000 + 4 * (uint64_t)i, 4, (const uint8_t *)&i);
+    cg_cluster_end(h, 1, &total, CG_CAP);
+    cg_log *w[2] = { g, h };
+    CHECK("... whose hash is the bytes' (no race with the same bytes written at once)",
+          !cg_find(w, 2, UINT64_MAX, fake, NULL, &r, &n) && n == 2);
+    cg_log_free(g);
+    cg_log_free(h);
+}
+
 int main(void)
 {
+    unit_compact();
     unit_cap();
     unit_warp();
     unit_hash();
