@@ -559,6 +559,30 @@ uint32_t tma_load_chunks(const tma_request *r, uint32_t *off, uint32_t cap)
     return n;
 }
 
+int tma_load_sectors(const tma_request *r, uint32_t *per_row)
+{
+    geom g;
+    char why[256];
+    *per_row = 0;
+    if (r->kind != TMA_LOAD || check(r, &g, why, sizeof why))
+        return -2;
+    *per_row = g.row_bytes / 16;
+    const tma_map *m = r->map;
+    if (r->mode != TMA_TILE || m->kind != TMA_MAP_TILED || m->interleave != TMA_INTERLEAVE_NONE ||
+        m->element_strides[0] != 1)
+        return -1;
+    int64_t bits = (int64_t)r->coords[0] * tma_dtype_bits(m->data_type);
+    if (bits % 128)
+        return -1; /* a row that starts inside a 16-byte chunk of global memory */
+    uint64_t a = m->global_address + (uint64_t)(bits / 8);
+    for (int i = 1; i < m->rank; i++) {
+        if (m->global_strides[i] % 32)
+            return -1; /* rows in different phases of 32: not measured */
+        a += (uint64_t)((int64_t)r->coords[i] * (int64_t)m->global_strides[i]);
+    }
+    return (int)(a / 16 % 2);
+}
+
 /* ---- the row machinery ------------------------------------------------- */
 
 typedef struct ctx {
