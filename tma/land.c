@@ -19,10 +19,13 @@
  * of order the hardware showed (seeded by the policy's generator, so one
  * seed always lands the same way):
  *   0  the engine's order;
- *   1  whole box rows, now and then one delayed past up to a third of the
- *      box (L2-warm loads);
- *   2  128-byte line pieces of rows, each delayed by up to half the load;
- *   3  32-byte sectors, each delayed by up to half the load (HBM loads).
+ *   1  whole box rows, each delayed by up to two rows and one in 32 by up
+ *      to a third of the box (L2-warm loads);
+ *   2  128-byte line pieces of rows, 3  32-byte sectors: each delayed by up
+ *      to 0.6 of the load in twelve waves (what lands in one wave keeps the
+ *      engine's order), one in 32 by up to the whole load, as from HBM:
+ *      there about 40% of neighbouring rows, 30% of rows 16 apart and
+ *      10-20% of rows 64 apart landed reversed.
  * A unit never splits: the pieces the policy lands are whole units. */
 #include <stdbool.h>
 #include <stdint.h>
@@ -77,12 +80,13 @@ uint32_t tma_land_order(const uint32_t *in, uint32_t n, uint32_t per_row, int le
         if (group_start(j, per_row, lead, kind))
             key[ng++] = j;
     uint32_t nrows = (n + per_row - 1) / per_row;
+    uint64_t span = (uint64_t)ng * 3 / 5 + 1, wave = span / 12 + 1;
     for (uint32_t g = 0; g < ng; g++) {
         uint64_t d = 0, x = mix(&s);
-        if (kind == 1)
-            d = x % 8 == 0 ? (x >> 3) % (nrows / 3 + 1) : 0;
-        else if (kind >= 2)
-            d = x % (ng / 2 + 1);
+        if (kind == 1) /* rows: a near neighbour swaps, 1 in 32 is late */
+            d = (x >> 2) % 32 == 0 ? (x >> 7) % (nrows / 3 + 1) : x % 3;
+        else if (kind >= 2) /* up to 0.6 of the load late in 12 waves; 1 in 32 up to all of it */
+            d = (x >> 5) % 32 == 0 ? (x >> 10) % ng : x % span / wave * wave;
         key[g] |= (uint64_t)(g + d) << 32; /* ties: the engine's order */
     }
     qsort(key, ng, sizeof *key, cmp_u64);

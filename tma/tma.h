@@ -189,7 +189,7 @@ uint32_t tma_smem_footprint(const tma_request *r);
  * each through the swizzle.  Fills off[0 .. min(n, cap)) and returns n, the
  * number of chunks (n * 16 = the transaction count); 0 when r is not a load
  * or tma_check faults.  The random completion policy lands a load in
- * pieces in this order. */
+ * pieces in an order drawn from this one (tma_land_order). */
 uint32_t tma_load_chunks(const tma_request *r, uint32_t *off, uint32_t cap);
 /* How a load's chunks pair into the 32-byte global sectors that land
  * together (tests/hw/tma_order): sets *per_row to the chunks of a box row

@@ -6,8 +6,9 @@
 # on an mbarrier armed with expect_tx = 272, so that the phase never
 # completes and the deadlock report lists every landing on the barrier.
 #   - deferred and eager: one landing of 256 bytes;
-#   - random:1..20: the landings are multiples of 16 bytes adding up to 256,
-#     and at least 5 seeds split the load (a seed lands the same way twice);
+#   - random:1..20: the landings are multiples of 32 bytes (whole 32-byte
+#     sectors, as on the H100: tests/hw/tma_order) adding up to 256, and at
+#     least 5 seeds split the load (a seed lands the same way twice);
 #   - expect_tx = 128: the phase completes when half the chunks have landed,
 #     and the kernel's read of the tile is reported as a race under every
 #     policy (the rest of the load counts into the next phase).
@@ -45,13 +46,13 @@ for s in $(seq 1 20); do
     "$PTXI" run "$T/hang.json" --complete=random:$s > "$T/out2" 2>&1
     got=$(landings "$T/out")
     sum=0; n=0; odd=0
-    for b in $got; do sum=$((sum + b)); n=$((n + 1)); [ $((b % 16)) -eq 0 ] || odd=1; done
+    for b in $got; do sum=$((sum + b)); n=$((n + 1)); [ $((b % 32)) -eq 0 ] || odd=1; done
     [ "$n" -gt 1 ] && split=$((split + 1))
     if ! grep -q 'deadlock' "$T/out"; then bad="$bad random:$s no deadlock report;"
     elif [ "$sum" -ne 256 ] || [ "$odd" -ne 0 ]; then bad="$bad random:$s landings '$got';"
     elif ! cmp -s "$T/out" "$T/out2"; then bad="$bad random:$s differs between two runs;"; fi
 done
-if [ -z "$bad" ]; then echo "PASS pieces/random: 20 seeds, 16-byte multiples adding up to 256 bytes, each seed repeatable"
+if [ -z "$bad" ]; then echo "PASS pieces/random: 20 seeds, 32-byte multiples adding up to 256 bytes, each seed repeatable"
 else echo "FAIL pieces/random:$bad"; fi
 if [ "$split" -ge 5 ]; then echo "PASS pieces/random: $split of 20 seeds land the load in pieces"
 else echo "FAIL pieces/random: only $split of 20 seeds land the load in pieces (want >= 5)"; fi
