@@ -5,15 +5,14 @@
  * a plain cp.async.bulk and a multicast load all write shared memory in
  * 16-byte chunks whose order is NOT deterministic.  The trend is the
  * engine's order (box row after box row; rank correlation of landing time
- * with address 0.98-0.998), but any piece may overtake another: with the
- * data in L2 about 5-14% of neighbouring 256-byte rows land out of order
- * and a row can overtake rows up to 90 further on; from HBM 35-40% of
- * neighbours and pieces as far apart as the whole 64 KiB box swap.  The two
- * 16-byte chunks of one 32-byte global sector always landed together when
- * the source and the destination were in the same phase of 32 (no single
- * chunk ever landed alone in ~60 000 tensor-load observations), a chunk was
- * never seen half written, and a whole 128-byte line or 256-byte row often
- * landed at once.
+ * with address 0.98-0.999), but any piece may overtake another: with the
+ * data in L2 6-18% of neighbouring 256-byte rows land reversed and a row
+ * can overtake rows up to 134 further on; from HBM 36-43% of neighbours,
+ * and pieces as far apart as the whole 64 KiB box swap.  Where rows start
+ * on 32-byte boundaries of global and shared memory the two 16-byte chunks
+ * of a sector always landed together (no split in 344 667 landing steps);
+ * out of phase sectors split.  A chunk was never seen half written, and a
+ * whole 128-byte line or 256-byte row often landed at once.
  *
  * So random:N does not pick one order: each load draws one of four kinds
  * of order the hardware showed (seeded by the policy's generator, so one

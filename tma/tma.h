@@ -193,11 +193,12 @@ uint32_t tma_smem_footprint(const tma_request *r);
 uint32_t tma_load_chunks(const tma_request *r, uint32_t *off, uint32_t cap);
 /* How a load's chunks pair into the 32-byte global sectors that land
  * together (tests/hw/tma_order): sets *per_row to the chunks of a box row
- * and returns 0 when every row starts on a sector (chunks 0+1, 2+3 ... of
- * a row pair), 1 when every row starts 16 bytes into one (chunk 0 alone,
- * then 1+2 ...), -1 when rows differ or the mode was not measured (tile
- * loads without interleave only; every chunk is its own unit), -2 when r
- * is not a load or faults. */
+ * and returns 0 when every row starts on a 32-byte boundary of global and
+ * of shared memory (chunks 0+1, 2+3 ... of a row are units), -1 when not
+ * (the H100 split sectors there) or the mode was not measured (tile loads
+ * without interleave only): every chunk is its own unit; -2 when r is not
+ * a load or faults.  (tma_land_order also takes lead 1: pairs from a
+ * row's second chunk.) */
 int tma_load_sectors(const tma_request *r, uint32_t *per_row);
 /* The order in which --complete=random lands a load (land.c): in[0..n) are
  * its chunks' shared offsets in the engine's order (per_row a box row, lead

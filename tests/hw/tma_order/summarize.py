@@ -1,15 +1,18 @@
 #!/usr/bin/env python3
-"""measured.txt from one or more GPU runs of ../src/tma_order.cu (job output
+"""measured.txt from one or more GPU runs (rounds) of ../src/tma_order.cu (job output
 folders: summary.json from tma_order_analyze.py, raw/ the head of each
 configuration's records).  Usage: summarize.py OUT_DIR... > measured.txt
+(round 1 first).  Inversions come from summary.json when it has them (all
+records, 400 CTA runs), else from the raw heads.
 
 A line per configuration: the box (rows and bytes of a row, 0 for a plain
 bulk copy), the CTA runs the inversion figures come from, the fraction of
 chunk pairs 1, 4, 16 and 64 rows of 256 bytes apart (in shared memory)
 that landed in reverse order (the higher one's first sighting before the
 lower one's last miss), the largest such distance seen, and the landing
-steps seen by the polling warps: how many split a 32-byte sector (a single
-16-byte chunk or an odd boundary) of how many."""
+steps seen by the polling warps: how many split a 32-byte global sector
+(round 2: step boundaries inside a sector; round 1: single-chunk steps;
+plain bulk copies had random 16-byte aligned sources) and how many steps."""
 import json, struct, sys, os
 import numpy as np
 
@@ -75,8 +78,9 @@ def inversions(fn):
 
 
 def main():
-    print('# name rows row_bytes runs inv1 inv4 inv16 inv64 max_inv_rows split_steps steps')
-    for d in sys.argv[1:]:
+    print('# round name rows row_bytes phase runs inv1 inv4 inv16 inv64 max_inv_rows split_steps steps')
+    print('# phase: where a box row starts in global memory, mod 32 bytes (shared: 0 mod 32)')
+    for rnd, d in enumerate(sys.argv[1:], 1):
         for r in json.load(open(os.path.join(d, 'summary.json'))):
             if 'error' in r:
                 continue
@@ -84,12 +88,20 @@ def main():
             rows, rb = geom(r['name'])
             al = g['landing_step_alignment_chunks']
             steps = sum(al.values())
-            split = al.get('1', 0) + g.get('step_boundaries_inside_sector', 0)
+            # a split sector: a step boundary inside a 32-byte global sector
+            # (round 2 counts those); round 1: steps of a single chunk
+            split = g['step_boundaries_inside_sector'] if 'step_boundaries_inside_sector' in g else al.get('1', 0)
             fn = os.path.join(d, 'raw', 'raw_%s.bin' % r['name'])
-            used, fr, mx = inversions(fn) if os.path.exists(fn) else (0, {}, -1)
+            if 'inversion_frac_by_distance_256B' in g:  # from all the records (400 CTA runs)
+                used = min(400, r['cta_runs'])
+                fr = {k: g['inversion_frac_by_distance_256B'].get(str(k)) for k in (1, 4, 16, 64)}
+                mx = g['inversion_max_distance_256B']
+            else:
+                used, fr, mx = inversions(fn) if os.path.exists(fn) else (0, {}, -1)
             f = lambda k: '-' if fr.get(k) is None else '%.3f' % fr[k]
-            print('%s %d %d %d %s %s %s %s %d %d %d' % (r['name'], rows, rb, used, f(1), f(4), f(16), f(64),
-                                                      mx, split, steps))
+            phase = 16 if 'off16' in r['name'] else 0
+            print('r%d %s %d %d %d %d %s %s %s %s %d %d %d' % (rnd, r['name'], rows, rb, phase, used, f(1), f(4), f(16),
+                                                             f(64), mx, split, steps))
 
 
 if __name__ == '__main__':
