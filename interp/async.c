@@ -826,9 +826,10 @@ static bool piece_start(interp_ctx *c, ip_op *o)
 
 /* A bulk copy's first piece: its source bytes as they will land, its
  * chunks in address order.  The two chunks of a 32-byte global sector
- * land together when source and destination are in the same phase of 32
- * bytes (H100: always); otherwise each chunk is a unit of its own (the
- * H100 split sectors both at global and at shared 32-byte boundaries). */
+ * land together when source and destination start on 32-byte boundaries
+ * (H100: always, tests/hw/tma_order); otherwise each chunk is a unit of its
+ * own (with the source 16 bytes into a sector the H100 split sectors at
+ * global and at shared 32-byte boundaries). */
 static bool bulk_piece_start(interp_ctx *c, ip_op *o)
 {
     uint32_t n = o->bytes / 16;
@@ -841,7 +842,7 @@ static bool bulk_piece_start(interp_ctx *c, ip_op *o)
         return false;
     for (uint32_t k = 0; k < n; k++)
         eng[k] = o->smem_off + 16 * k;
-    int lead = (o->gaddr ^ o->smem_off) % 32 ? -1 : (int)(o->gaddr / 16 % 2);
+    int lead = o->gaddr % 32 || o->smem_off % 32 ? -1 : 0;
     bool ok = piece_fill(c, o, s, eng, n, n, lead, src, o->smem_off);
     free(eng);
     return ok;
