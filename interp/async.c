@@ -10,7 +10,10 @@
  *   eager     at issue;
  *   deferred  when no warp can run other than pollers and waiters
  *             (sched.c), oldest first;
- *   random    at random scheduler steps, in random order.
+ *   random    at random scheduler steps, in random order; a load into
+ *             shared memory half the time in pieces of whole 32-byte
+ *             sectors (or 16-byte chunks), in one of the orders an H100
+ *             showed (tma/land.c, tests/hw/tma_order).
  * Landing performs the copy (tma_execute for tensor ops, a byte copy or
  * element-wise reduction for bulk ops) and then:
  *   - loads into shared memory complete_tx their byte count on the
