@@ -287,7 +287,8 @@ bool cg_cluster_end(cg_log *g, uint64_t cluster, uint64_t *total, uint64_t cap)
         ok = t <= cap && grow(&g->done, &g->capdone, g->ndone + k);
     }
     if (ok) {
-        memcpy(g->done + g->ndone, v, k * sizeof *v);
+        if (k)                   /* done may still be NULL: memcpy's arguments must not be */
+            memcpy(g->done + g->ndone, v, k * sizeof *v);
         g->ndone += k;
     } else if (cluster < g->dropped) {
         g->dropped = cluster;
