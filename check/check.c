@@ -58,6 +58,8 @@ struct ck_state {
     uint8_t *remote_lane;
     uint32_t *fenced;          /* per agent: epoch of its last fence.proxy.async (+1) */
     uint32_t *fence_snap;      /* per agent: its clock at that fence */
+    uint32_t *gfenced;         /* the same for global memory (fence.proxy.async.global or */
+    uint32_t *gfence_snap;     /* without a state space): ck_proxy_fence_global */
     uint16_t *bulk_comp;       /* nag * 32 */
     uint32_t *bulk_need, *bulk_op;
     ck_op *ops;
@@ -68,9 +70,17 @@ struct ck_state {
         uint32_t *acq;         /* per agent: the generation it acquired */
     } *tmaps;
     uint32_t ntmaps, captmaps;
+    struct ck_gw {             /* ck_gwrite: direct-mapped by 64-byte line */
+        uint64_t line;         /* line + 1; 0 empty */
+        uint32_t agent, lane, site, epoch;
+        bool fresh;            /* not yet turned into a tensor map write */
+    } gw[256];
     ck_greg *gregs;
     uint32_t ngregs, capgregs;
     uint16_t *bulk_wcomp;      /* nag * 32 */
+    uint8_t *gone;             /* per agent: every lane of the warp has exited */
+    uint16_t *cpa_comp;        /* per agent: ck_cpa_comp */
+    uint32_t *cpa_commits;     /* per agent: ck_cpa_commits */
     uint16_t *wg_comp;         /* ncta * warpgroups: ck_wg_comp */
     uint32_t nwg;
     uint32_t **pool;           /* sync clocks from ck_sync_new */
@@ -110,14 +120,20 @@ ck_state *ck_new(int ncta, int nwarps, uint32_t smem)
     s->remote_lane = calloc((size_t)ncta * s->nag, 1);
     s->fenced = calloc(s->nag, 4);
     s->fence_snap = calloc((size_t)s->nag * w, 4);
+    s->gfenced = calloc(s->nag, 4);
+    s->gfence_snap = calloc((size_t)s->nag * w, 4);
     s->bulk_comp = calloc((size_t)s->nag * 32, 2);
     s->bulk_wcomp = calloc((size_t)s->nag * 32, 2);
     s->bulk_need = calloc((size_t)s->nag * 32, 4);
     s->bulk_op = calloc((size_t)s->nag * 32, 4);
+    s->gone = calloc(s->nag, 1);
+    s->cpa_comp = calloc(s->nag, 2);
+    s->cpa_commits = calloc(s->nag, 4);
     s->nwg = (uint32_t)ncta * (uint32_t)((nwarps + 3) / 4);
     s->wg_comp = calloc(s->nwg + 1, 2);
     if (!s->h.clocks || !s->h.wsync || !s->seen || !s->seen_lanes || !s->seen_site || !s->obs_ws || !s->obs_lanes || !s->obs_base || !s->obs_site || !s->h.shadow || !s->mbar_ix || !s->bars || !s->cbar || !s->memsync || !s->remote ||
-        !s->remote_site || !s->remote_lane || !s->bulk_wcomp || !s->fenced || !s->fence_snap || !s->bulk_comp || !s->bulk_need || !s->bulk_op || !s->wg_comp) {
+        !s->remote_site || !s->remote_lane || !s->bulk_wcomp || !s->fenced || !s->fence_snap || !s->gfenced || !s->gfence_snap || !s->bulk_comp || !s->bulk_need || !s->bulk_op || !s->wg_comp ||
+        !s->cpa_comp || !s->cpa_commits || !s->gone) {
         ck_free(s);
         return NULL;
     }
@@ -154,9 +170,14 @@ void ck_free(ck_state *s)
     free(s->remote_lane);
     free(s->fenced);
     free(s->fence_snap);
+    free(s->gfenced);
+    free(s->gfence_snap);
     free(s->bulk_comp);
     free(s->bulk_wcomp);
     free(s->wg_comp);
+    free(s->cpa_comp);
+    free(s->cpa_commits);
+    free(s->gone);
     free(s->gregs);
     for (uint32_t i = 0; i < s->ntmaps; i++)
         free(s->tmaps[i].acq);
@@ -195,10 +216,16 @@ void ck_reset(ck_state *s)
     memset(s->remote_site, 0, (size_t)s->ncta * s->nag * 4);
     memset(s->fenced, 0, (size_t)s->nag * 4);
     memset(s->fence_snap, 0, (size_t)s->nag * w * 4);
+    memset(s->gfenced, 0, (size_t)s->nag * 4);
+    memset(s->gfence_snap, 0, (size_t)s->nag * w * 4);
     memset(s->bulk_comp, 0, (size_t)s->nag * 32 * 2);
     memset(s->bulk_wcomp, 0, (size_t)s->nag * 32 * 2);
     memset(s->wg_comp, 0, s->nwg * 2);
+    memset(s->cpa_comp, 0, (size_t)s->nag * 2);
+    memset(s->cpa_commits, 0, (size_t)s->nag * 4);
+    memset(s->gone, 0, s->nag);
     s->ngregs = 0;
+    memset(s->gw, 0, sizeof s->gw);
     for (uint32_t i = 0; i < s->ntmaps; i++)
         free(s->tmaps[i].acq);
     s->ntmaps = 0;
@@ -379,7 +406,7 @@ uint32_t ck_lane_obs_site(ck_state *s, uint32_t agent, uint32_t comp)
 static bool lane_unwaited(ck_state *s, uint32_t agent, uint32_t lane, uint32_t op, uint32_t *waiter)
 {
     const ck_op *o = &s->ops[op];
-    if (!o->comp || o->wgmma)
+    if (!o->comp || o->wgmma || o->cpasync)
         return false;
     size_t i = (size_t)agent * s->h.width + o->comp;
     const uint32_t iv = s->obs_ws[i], lanes = s->obs_lanes[i];
@@ -397,7 +424,7 @@ bool ck_async_ordered(ck_state *s, uint32_t agent, uint32_t op)
     const ck_op *o = &s->ops[op];
     if (!ck_op_ordered(s, agent, op))
         return false;
-    if (!o->comp || o->wgmma)
+    if (!o->comp || o->wgmma || o->cpasync)
         return true;
     /* lane_unwaited's conditions that do not depend on the lane */
     size_t i = (size_t)agent * s->h.width + o->comp;
@@ -509,6 +536,15 @@ uint32_t ck_bulk_wcomp(ck_state *s, uint32_t agent, uint32_t lane)
     return *c;
 }
 
+uint32_t ck_cpa_comp(ck_state *s, uint32_t agent)
+{
+    if (!s->cpa_comp[agent])
+        s->cpa_comp[agent] = (uint16_t)new_comp(s);
+    return s->cpa_comp[agent];
+}
+
+uint32_t *ck_cpa_commits(ck_state *s, uint32_t agent) { return &s->cpa_commits[agent]; }
+
 uint32_t ck_wg_comp(ck_state *s, int cta, int wg)
 {
     uint32_t i = (uint32_t)cta * (uint32_t)((s->nwarps + 3) / 4) + (uint32_t)wg;
@@ -521,6 +557,15 @@ uint32_t ck_wg_comp(ck_state *s, int cta, int wg)
 
 void ck_greg_add(ck_state *s, const ck_greg *g)
 {
+    if (s->ngregs >= 256) {
+        /* a warp that never synchronises with the stores' issuers keeps
+         * their regions alive (greg_done); past 256 of them, those whose
+         * issuer has waited are forgotten, so that the global access path
+         * stays short (such a warp's later conflicts with them go unseen) */
+        for (uint32_t i = 0; i < s->ngregs; i++)
+            if (ck_op_ordered(s, s->ops[s->gregs[i].op].agent, s->gregs[i].op))
+                s->gregs[i--] = s->gregs[--s->ngregs];
+    }
     if (s->ngregs == s->capgregs) {
         uint32_t cap = s->capgregs ? s->capgregs * 2 : 16;
         ck_greg *n = realloc(s->gregs, cap * sizeof *n);
@@ -542,7 +587,41 @@ static struct ck_tmap *tmap_find(ck_state *s, uint64_t addr)
     return NULL;
 }
 
+static void tmap_record(ck_state *s, uint64_t addr, uint32_t agent, uint32_t lane, uint32_t site, uint32_t epoch);
+
 void ck_tmap_write(ck_state *s, uint64_t addr, uint32_t agent, uint32_t lane, uint32_t site)
+{
+    tmap_record(s, addr, agent, lane, site, row(s, agent)[agent]);
+}
+
+void ck_gwrite(ck_state *s, uint32_t agent, uint32_t lane, uint32_t site, uint64_t a, uint32_t n)
+{
+    for (uint64_t l = a >> 6; l <= (a + n - 1) >> 6; l++) {
+        struct ck_gw *e = &s->gw[l & 255];
+        e->line = l + 1;
+        e->agent = agent, e->lane = lane, e->site = site, e->epoch = row(s, agent)[agent];
+        e->fresh = true;
+    }
+}
+
+/* the generic stores noted over the 128 bytes of a map at addr, as writes
+ * of the map (the latest of them) */
+static void gw_sync(ck_state *s, uint64_t addr)
+{
+    struct ck_gw *last = NULL;
+    for (uint64_t l = addr >> 6; l <= (addr + 127) >> 6; l++) {
+        struct ck_gw *e = &s->gw[l & 255];
+        if (e->line == l + 1 && e->fresh) {
+            e->fresh = false;
+            if (!last || e->epoch > last->epoch || e->agent != last->agent)
+                last = e;
+        }
+    }
+    if (last)
+        tmap_record(s, addr, last->agent, last->lane, last->site, last->epoch);
+}
+
+static void tmap_record(ck_state *s, uint64_t addr, uint32_t agent, uint32_t lane, uint32_t site, uint32_t epoch)
 {
     struct ck_tmap *t = tmap_find(s, addr);
     if (!t) {
@@ -562,11 +641,12 @@ void ck_tmap_write(ck_state *s, uint64_t addr, uint32_t agent, uint32_t lane, ui
         s->ntmaps++;
     }
     t->gen++;
-    t->agent = agent, t->lane = lane, t->site = site, t->epoch = row(s, agent)[agent];
+    t->agent = agent, t->lane = lane, t->site = site, t->epoch = epoch;
 }
 
 void ck_tmap_acquire(ck_state *s, uint64_t addr, uint32_t agent)
 {
+    gw_sync(s, addr);
     struct ck_tmap *t = tmap_find(s, addr);
     if (t && (t->agent == agent || row(s, agent)[t->agent] >= t->epoch))
         t->acq[agent] = t->gen;
@@ -574,10 +654,29 @@ void ck_tmap_acquire(ck_state *s, uint64_t addr, uint32_t agent)
 
 bool ck_tmap_use(ck_state *s, uint64_t addr, uint32_t agent, ck_side *w)
 {
+    gw_sync(s, addr);
     struct ck_tmap *t = tmap_find(s, addr);
     if (!t || t->acq[agent] == t->gen)
         return false;
     w->agent = t->agent, w->lane = t->lane, w->site = t->site, w->op = 0;
+    return true;
+}
+
+void ck_agent_gone(ck_state *s, uint32_t agent) { s->gone[agent] = 1; }
+
+/* A region can be forgotten once every warp still running is ordered
+ * after its completion (its issuer's wait alone orders only the issuer:
+ * another CTA's reader is not ordered until it synchronises with it). */
+static bool waited_by_warp(const ck_state *s, uint32_t op);
+
+static bool greg_done(ck_state *s, const ck_greg *g)
+{
+    const ck_op *o = &s->ops[g->op];
+    if (!ck_op_ordered(s, o->agent, g->op) || !waited_by_warp(s, g->op))
+        return false;
+    for (uint32_t a = 0; a < s->nag; a++)
+        if (!s->gone[a] && !ck_op_ordered(s, a, g->op))
+            return false;
     return true;
 }
 
@@ -609,9 +708,8 @@ int ck_global(ck_state *s, uint32_t agent, uint32_t lane, uint64_t a, uint32_t n
 {
     for (uint32_t i = 0; i < s->ngregs; i++) {
         ck_greg *g = &s->gregs[i];
-        const ck_op *o = &s->ops[g->op];
-        if (ck_op_ordered(s, o->agent, g->op) && waited_by_warp(s, g->op)) {
-            s->gregs[i--] = s->gregs[--s->ngregs];   /* its issuer has waited for it */
+        if (greg_done(s, g)) {
+            s->gregs[i--] = s->gregs[--s->ngregs];   /* every running warp is ordered after it */
             continue;
         }
         if (greg_holds(g, a) || greg_holds(g, a + n - 1)) {
@@ -620,6 +718,92 @@ int ck_global(ck_state *s, uint32_t agent, uint32_t lane, uint64_t a, uint32_t n
                 return CK_GLOBAL_STORE;
             if (lane_unwaited(s, agent, lane, g->op, waiter))
                 return CK_LANE_GLOBAL_STORE;
+        }
+    }
+    return CK_OK;
+}
+
+/* Does region g hold any byte of [a, a+n)?  Its rows one by one (a box
+ * of more than 65536 rows: its bounding range). */
+static bool greg_hit(const ck_greg *g, uint64_t a, uint64_t n)
+{
+    if (a >= g->hi || a + n <= g->lo)
+        return false;
+    uint64_t rows = 1;
+    for (int d = 1; d < g->rank; d++)
+        rows *= (uint64_t)(g->b1[d] - g->b0[d]);
+    if (rows > 65536)
+        return true;
+    const uint64_t len = (uint64_t)(g->b1[0] - g->b0[0]) * g->stride[0];
+    int64_t ix[5] = { 0 };
+    for (int d = 1; d < g->rank; d++)
+        ix[d] = g->b0[d];
+    for (uint64_t i = 0; i < rows; i++) {
+        uint64_t st = g->base + (uint64_t)g->b0[0] * g->stride[0];
+        for (int d = 1; d < g->rank; d++)
+            st += (uint64_t)ix[d] * g->stride[d];
+        if (st < a + n && a < st + len)
+            return true;
+        for (int d = 1; d < g->rank; d++) {
+            if (++ix[d] < g->b1[d])
+                break;
+            ix[d] = g->b0[d];
+        }
+    }
+    return false;
+}
+
+static bool same_box(const ck_greg *a, const ck_greg *b)
+{
+    if (a->base != b->base || a->rank != b->rank)
+        return false;
+    for (int d = 0; d < a->rank; d++)
+        if (a->stride[d] != b->stride[d] || a->b0[d] != b->b0[d] || a->b1[d] != b->b1[d])
+            return false;
+    return true;
+}
+
+int ck_global_box(ck_state *s, uint32_t agent, const ck_greg *r, uint32_t *op)
+{
+    for (uint32_t i = 0; i < s->ngregs; i++) {
+        ck_greg *g = &s->gregs[i];
+        if (greg_done(s, g)) {
+            s->gregs[i--] = s->gregs[--s->ngregs];   /* every running warp is ordered after it */
+            continue;
+        }
+        if (r->hi <= g->lo || r->lo >= g->hi || (r->red && g->red) || ck_op_ordered(s, agent, g->op))
+            continue;
+        if (r->src_len && !r->red && !g->red && r->src_len == g->src_len && r->src_off == g->src_off &&
+            r->src_cta == g->src_cta && same_box(r, g))
+            continue;
+        /* r's rows against g */
+        uint64_t rows = 1;
+        for (int d = 1; d < r->rank; d++)
+            rows *= (uint64_t)(r->b1[d] - r->b0[d]);
+        if (rows > 65536) {
+            if (greg_hit(g, r->lo, r->hi - r->lo)) {
+                *op = g->op;
+                return CK_GLOBAL_STORE;
+            }
+            continue;
+        }
+        const uint64_t len = (uint64_t)(r->b1[0] - r->b0[0]) * r->stride[0];
+        int64_t ix[5] = { 0 };
+        for (int d = 1; d < r->rank; d++)
+            ix[d] = r->b0[d];
+        for (uint64_t k = 0; k < rows; k++) {
+            uint64_t st = r->base + (uint64_t)r->b0[0] * r->stride[0];
+            for (int d = 1; d < r->rank; d++)
+                st += (uint64_t)ix[d] * r->stride[d];
+            if (greg_hit(g, st, len)) {
+                *op = g->op;
+                return CK_GLOBAL_STORE;
+            }
+            for (int d = 1; d < r->rank; d++) {
+                if (++ix[d] < r->b1[d])
+                    break;
+                ix[d] = r->b0[d];
+            }
         }
     }
     return CK_OK;
@@ -645,6 +829,64 @@ void ck_proxy_fence(ck_state *s, uint32_t agent)
     s->fenced[agent] = r[agent];
     memcpy(s->fence_snap + (size_t)agent * s->h.width, r, s->used * 4);
     r[agent]++;                  /* later writes are not covered */
+}
+
+void ck_proxy_fence_global(ck_state *s, uint32_t agent)
+{
+    uint32_t *r = row(s, agent);
+    s->gfenced[agent] = r[agent];
+    memcpy(s->gfence_snap + (size_t)agent * s->h.width, r, s->used * 4);
+    r[agent]++;
+}
+
+/* Is a generic global write (wag, wep) ordered for the async proxy before
+ * `issuer`'s present: a global proxy fence after the write and before the
+ * issue, by the writer, the issuer or a warp in between? */
+static bool gfenced_path(ck_state *s, uint32_t issuer, uint32_t wag, uint32_t wep)
+{
+    const uint32_t *r = row(s, issuer);
+    if (s->gfence_snap[(size_t)issuer * s->h.width + wag] >= wep)
+        return true;
+    for (uint32_t f = 0; f < s->nag; f++)
+        if (s->gfenced[f] && s->gfence_snap[(size_t)f * s->h.width + wag] >= wep &&
+            (f == issuer || r[f] > s->gfenced[f]))
+            return true;
+    return false;
+}
+
+int ck_gread_async(ck_state *s, uint32_t issuer, const ck_greg *g, ck_side *w)
+{
+    uint64_t rows = 1;
+    for (int d = 1; d < g->rank; d++)
+        rows *= (uint64_t)(g->b1[d] - g->b0[d]);
+    if (rows > 4096)
+        rows = 4096;                  /* the first rows only: the table is small anyway */
+    const uint64_t len = (uint64_t)(g->b1[0] - g->b0[0]) * g->stride[0];
+    int64_t ix[5] = { 0 };
+    for (int d = 1; d < g->rank; d++)
+        ix[d] = g->b0[d];
+    const uint32_t *r = row(s, issuer);
+    for (uint64_t k = 0; k < rows; k++) {
+        uint64_t st = g->base + (uint64_t)g->b0[0] * g->stride[0];
+        for (int d = 1; d < g->rank; d++)
+            st += (uint64_t)ix[d] * g->stride[d];
+        for (uint64_t l = st >> 6; len && l <= (st + len - 1) >> 6; l++) {
+            const struct ck_gw *e = &s->gw[l & 255];
+            if (e->line != l + 1)
+                continue;
+            w->agent = e->agent, w->lane = e->lane, w->site = e->site, w->op = 0;
+            if (e->agent != issuer && r[e->agent] < e->epoch)
+                return CK_RACE_RW;
+            if (!gfenced_path(s, issuer, e->agent, e->epoch))
+                return CK_NO_PROXY_FENCE;
+        }
+        for (int d = 1; d < g->rank; d++) {
+            if (++ix[d] < g->b1[d])
+                break;
+            ix[d] = g->b0[d];
+        }
+    }
+    return CK_OK;
 }
 
 void ck_note_remote(ck_state *s, uint32_t agent, uint32_t lane, uint32_t site, int cta)
@@ -835,6 +1077,33 @@ int ck_access_any(ck_state *s, uint32_t agent, uint32_t lane, uint32_t site, int
     return rc;
 }
 
+/* A proxy fence anywhere on the happens-before path from a generic write
+ * (wag, wep) to the issue by `issuer` orders the write for the async
+ * proxy (the PTX memory model): a warp whose last fence came after the
+ * write (its clock then covered it) and before the issue (the issuer has
+ * seen the epoch after that fence).  Only on the path to a report. */
+static bool fence_on_path(ck_state *s, uint32_t issuer, uint32_t wag, uint32_t wep)
+{
+    const uint32_t *r = row(s, issuer);
+    for (uint32_t f = 0; f < s->nag; f++)
+        if (s->fenced[f] && s->fence_snap[(size_t)f * s->h.width + wag] >= wep && r[f] > s->fenced[f])
+            return true;
+    return false;
+}
+
+/* An sm_80 cp.async writes through the generic proxy: an async-proxy read
+ * of its bytes (TMA store, wgmma) needs a fence.proxy.async made after the
+ * copy completed, by its warp (after its wait_group) or by the reading
+ * operation's issuer (once ordered after the completion). */
+static bool cpa_unfenced(ck_state *s, uint32_t issuer, uint32_t op)
+{
+    const ck_op *w = &s->ops[op];
+    if (!w->cpasync || !w->comp)
+        return false;
+    return s->fence_snap[(size_t)issuer * s->h.width + w->comp] < w->val &&
+           s->fence_snap[(size_t)w->agent * s->h.width + w->comp] < w->val;
+}
+
 /* The issuer's view of earlier accesses to a range an operation writes or
  * reads: as if the issuing agent made the access at issue. */
 static inline __attribute__((always_inline)) int op_range(ck_state *s, uint32_t op, int cta, uint32_t off,
@@ -855,7 +1124,6 @@ static inline __attribute__((always_inline)) int op_range(ck_state *s, uint32_t 
      * alias them as far as the compiler knows) */
     const uint8_t lane = (uint8_t)o->lane;
     const uint32_t site = o->site, ep = op + 1;
-    const bool wg = o->wgmma;
     const ck_rdrec rd = { .rep = ep, .rsite = site, .rag = CK_ASYNC, .rlane = lane, .rmask = 0xf };
     /* the reader record as two words, kept in registers across the loop */
     uint64_t rd8;
@@ -883,8 +1151,12 @@ static inline __attribute__((always_inline)) int op_range(ck_state *s, uint32_t 
             if (!hb(s, agent, c->wag, c->wep))
                 rc = conflict(out, c->wag == CK_ASYNC ? CK_COPY_OVERLAP : CK_COPY_OVER_ACCESS, at, c->wag,
                               c->wlane, c->wsite, c->wep);
-            else if (!write && !wg && c->wag != CK_ASYNC && s->fenced[c->wag] < c->wep && fsnap[c->wag] < c->wep)
+            else if (!write && c->wag != CK_ASYNC && s->fenced[c->wag] < c->wep && fsnap[c->wag] < c->wep &&
+                     !fence_on_path(s, agent, c->wag, c->wep))
                 rc = conflict(out, CK_NO_PROXY_FENCE, at, c->wag, c->wlane, c->wsite, c->wep);
+            else if (!write && c->wag == CK_ASYNC && cpa_unfenced(s, agent, c->wep - 1))
+                rc = conflict(out, CK_NO_PROXY_FENCE, at, s->ops[c->wep - 1].agent, s->ops[c->wep - 1].lane,
+                              s->ops[c->wep - 1].site, s->ops[c->wep - 1].epoch);
             else
                 ok_wag = c->wag, ok_wep = c->wep;
         }

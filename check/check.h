@@ -147,9 +147,11 @@ typedef struct ck_op {
     int mbar_cta;
     bool is_load;
     bool landed;
+    bool cpasync;              /* an sm_80 cp.async (is_load too): comp is its warp's cp.async
+                                  component (ck_cpa_comp), val its commit group + 1 */
     bool wgmma;                /* a wgmma.mma_async reading its A/B tiles: comp is its warpgroup's
-                                  (ck_wg_comp), val its sequence number + 1; no proxy-fence check
-                                  at issue (interp/wgmma.c makes that one) */
+                                  (ck_wg_comp), val its sequence number + 1; its reads need the
+                                  same proxy fence as a TMA store's */
 } ck_op;
 
 /* mbarrier record (one per initialised or used mbarrier). */
@@ -474,6 +476,9 @@ uint32_t ck_bulk_comp(ck_state *s, uint32_t agent, uint32_t lane); /* created on
 uint32_t ck_bulk_need(ck_state *s, uint32_t agent, uint32_t lane, uint32_t *op);
 void ck_set_bulk_need(ck_state *s, uint32_t agent, uint32_t lane, uint32_t need, uint32_t op);
 void ck_proxy_fence(ck_state *s, uint32_t agent);
+/* fence.proxy.async.global (or with no state space): agent's generic
+ * global writes so far are visible to the async proxy (ck_gread_async) */
+void ck_proxy_fence_global(ck_state *s, uint32_t agent);
 /* Remote-use bookkeeping: agent touched CTA cta's shared memory from another CTA. */
 void ck_note_remote(ck_state *s, uint32_t agent, uint32_t lane, uint32_t site, int cta);
 /* The remote users of cta not ordered before `clock`: first one found (its
@@ -503,28 +508,59 @@ typedef struct ck_greg {
     uint64_t stride[5];
     int64_t b0[5], b1[5];
     uint32_t op;
+    bool red;                  /* a reduction (reductions of one region do not race each other) */
+    int src_cta;               /* the shared bytes it stores (src_len 0: none, a load's region) */
+    uint32_t src_off, src_len;
 } ck_greg;
 void ck_greg_add(ck_state *s, const ck_greg *g);
+/* Every lane of agent's warp has exited (regions need not wait for it). */
+void ck_agent_gone(ck_state *s, uint32_t agent);
 /* any region live? (the global access path's test) */
 bool ck_gactive(const ck_state *s);
 /* A global access by (agent, lane) to [a, a+n): the op of a live region
  * it touches and is not ordered after (CK_OK if none): CK_GLOBAL_STORE, or
  * CK_LANE_GLOBAL_STORE where only the issuing lane of this warp waited for
- * it (*waiter: that lane) and nothing since orders this lane; regions whose
- * issuing thread has waited for them, with a full warp sync after that
- * wait, are dropped. */
+ * it (*waiter: that lane) and nothing since orders this lane; regions that
+ * every running warp is ordered after (the issuing thread's wait with a
+ * full warp sync after it, and every other warp synchronised since) are
+ * dropped. */
 int ck_global(ck_state *s, uint32_t agent, uint32_t lane, uint64_t a, uint32_t n, uint32_t *op, uint32_t *waiter);
+/* The same for an asynchronous access to global memory (a TMA load or bulk
+ * copy issued by agent reading region r, or a store or reduction writing
+ * it; r.op unused): any byte of r that a live region writes, unordered
+ * (reductions against reductions excepted, and a store of the same shared
+ * bytes to the same box: the same data stored twice, as when several lanes
+ * issue one store): CK_GLOBAL_STORE and that region's op. */
+int ck_global_box(ck_state *s, uint32_t agent, const ck_greg *r, uint32_t *op);
+/* An asynchronous read of global region g (a TMA load or bulk copy issued
+ * by `issuer`) over bytes a generic store wrote (as far as ck_gwrite's
+ * table remembers): CK_RACE_RW when that store is not ordered before the
+ * issue, CK_NO_PROXY_FENCE when no global proxy fence lies on the path
+ * from it to the issue; *w the store.  CK_OK otherwise. */
+int ck_gread_async(ck_state *s, uint32_t issuer, const ck_greg *g, ck_side *w);
 /* Tensor maps written in global memory during the run (tensormap.replace
  * on a global map, tensormap.cp_fenceproxy): a TMA that uses one must be
  * preceded, in its own warp, by fence.proxy.tensormap::generic.acquire on
  * it, after (in happens-before) the write.  ck_tmap_use returns true when
  * that acquire is missing, with the write's side in *w. */
 void ck_tmap_write(ck_state *s, uint64_t addr, uint32_t agent, uint32_t lane, uint32_t site);
+/* A generic store to global [a, a+n) (kernels with TMA or bulk copies): the
+ * last writer of each 64-byte line is kept in a small direct-mapped table
+ * (a line evicted by another is forgotten); a map acquired or used by a TMA
+ * whose lines a store wrote since counts as written there (ck_tmap_write),
+ * and a TMA load or bulk copy reading them is checked (ck_gread_async). */
+void ck_gwrite(ck_state *s, uint32_t agent, uint32_t lane, uint32_t site, uint64_t a, uint32_t n);
 void ck_tmap_acquire(ck_state *s, uint64_t addr, uint32_t agent);
 bool ck_tmap_use(ck_state *s, uint64_t addr, uint32_t agent, ck_side *w);
 /* The component of CTA cta's warpgroup wg: how many of its wgmma.mma_async
  * a wgmma.wait_group has proved complete (0 = none left). */
 uint32_t ck_wg_comp(ck_state *s, int cta, int wg);
+/* sm_80 cp.async of agent's warp: its component (created on first use; 0
+ * = none left) and its count of committed groups (cp.async.commit_group;
+ * wait_all commits too).  A copy belongs to group *commits; a wait_group N
+ * observes groups below *commits - N. */
+uint32_t ck_cpa_comp(ck_state *s, uint32_t agent);
+uint32_t *ck_cpa_commits(ck_state *s, uint32_t agent);
 /* the bulk write component of (agent, lane) (0 = none left) */
 uint32_t ck_bulk_wcomp(ck_state *s, uint32_t agent, uint32_t lane);
 

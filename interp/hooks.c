@@ -18,6 +18,9 @@
  *                        sync after the issuing lane's wait)
  *   copy-overlap         an async operation writing bytes that another one,
  *                        not yet ordered before it, writes or reads
+ *   store-source-unordered  a TMA/bulk store or reduce whose source bytes a
+ *                        thread writes with no barrier ordering the write
+ *                        and the store's issue either way (before or after)
  *   copy-over-access     an async copy issued over bytes that a thread
  *                        accessed without being ordered before the issue
  *                        (a missing "empty" barrier wait)
@@ -28,8 +31,11 @@
  *                        values, one st.shared included), with no
  *                        __syncwarp / bar.sync / mbarrier wait between them
  *                        (a partial __syncwarp orders only its mask's lanes)
- *   missing-proxy-fence  a TMA store reading shared bytes a thread wrote
- *                        with no fence.proxy.async after the write
+ *   missing-proxy-fence  a TMA store or wgmma reading shared bytes a thread
+ *                        wrote with no fence.proxy.async (.global does not
+ *                        count) on the happens-before path from the write
+ *                        to the issue (by the writer after it, by the issuer
+ *                        once ordered after it, or by a warp in between)
  *   store-pending-at-exit  a thread exits with a TMA/bulk store whose
  *                        source read no wait_group.read has covered
  *   cta-exited / cta-exit-peer-use  shared memory of a CTA that has exited,
@@ -51,10 +57,18 @@
  *   wgmma-operand-unordered  a wgmma.mma_async issued over tile bytes a thread
  *                        wrote with no barrier ordering the write before it
  *                        (a TMA copy not waited for is copy-not-waited)
- *   global-store-race    a global access to bytes an async store still writes
+ *   global-store-race    a global access to bytes an async store or reduce
+ *                        still writes: a generic load or store, a TMA load or
+ *                        bulk copy reading them, or another store writing them
+ *                        (not ordered after a wait_group without .read)
  *   tensormap-no-acquire a TMA through a map written in the kernel without
  *                        fence.proxy.tensormap::generic.acquire after the write
- *   (aligned-partial-warp, tensormap-not-global: in memexec.c and async.c)
+ *   (aligned-partial-warp, tensormap-not-global: in memexec.c and async.c;
+ *   wgmma-register-in-flight, wgmma-no-fence: in wgmma.c)
+ * sm_80 cp.async is an asynchronous copy here too (completed by its warp's
+ * cp.async.wait_group / wait_all or published by cp.async.mbarrier.arrive):
+ * copy-not-waited, copy-over-access, and missing-proxy-fence when a TMA
+ * store or wgmma reads its bytes with no fence.proxy.async after the wait.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,7 +127,10 @@ static void op_str(interp_ctx *c, uint32_t i, char *buf, size_t n)
     const ck_op *o = ck_op_get(c->ck, i);
     char s[600];
     side_str(c, o->agent, o->lane, o->site, s, sizeof s);
-    snprintf(buf, n, "%s #%d issued from %s", o->what, o->id, s);
+    if (o->cpasync)
+        snprintf(buf, n, "%s issued from %s", o->what, s);
+    else
+        snprintf(buf, n, "%s #%d issued from %s", o->what, o->id, s);
 }
 
 /* What the op needs before its bytes may be touched, in words. */
@@ -121,6 +138,13 @@ static void op_need(interp_ctx *c, uint32_t agent, uint32_t i, char *buf, size_t
 {
     const ck_op *o = ck_op_get(c->ck, i);
     uint32_t seen = o->comp ? ck_clock(c->ck, agent)[o->comp] : 0;
+    if (o->cpasync) {
+        snprintf(buf, n, "it is in cp.async group %u of its issuing warp, and %s", o->val - 1,
+                 agent == o->agent ? "this warp has not passed a cp.async.wait_group / cp.async.wait_all covering it"
+                                   : "no cp.async.wait_group / cp.async.wait_all covering it (followed by a barrier) "
+                                     "is ordered before this access");
+        return;
+    }
     ck_mbar *m = o->is_load ? ck_mbar_at(c->ck, o->mbar_cta, o->mbar_off) : NULL;
     /* the phase the thread did observe, when it is the one before: its
      * expect_tx may have announced too few bytes */
@@ -183,6 +207,19 @@ static int report(interp_ctx *c, ip_warp *w, int lane, const ck_conflict *k, con
                             what, rw(write), n, k->off, cta, need, other);
         }
         op_str(c, o->op, other, sizeof other);
+        if (k->kind == CK_SOURCE_REUSED && !ck_before(c->ck, agent_of(c, w), op->agent, op->epoch)) {
+            /* not even ordered after the store's issue: the thread that
+             * fills the tile and the one that stores it have no barrier
+             * between them (the same bug as a store issued over an
+             * unordered write, seen from the other side) */
+            return ip_error(c, INTERP_FAULT, w, lane, c->xfunc, c->xpc,
+                            "data race [store-source-unordered]: %s %s %u byte(s) at shared 0x%x of CTA rank %d "
+                            "that an asynchronous store reads, with no barrier ordering this access and the "
+                            "store's issue either way (a missing bar.sync / named barrier between the threads that "
+                            "fill the tile and the thread that stores it, before the store or after its "
+                            "wait_group.read?): the store may read the bytes before or after this write\n"
+                            "  other side: %s", what, rw(write), n, k->off, cta, other);
+        }
         op_need(c, agent_of(c, w), o->op, need, sizeof need);
         return ip_error(c, INTERP_FAULT, w, lane, c->xfunc, c->xpc,
                         "data race [%s]: %s %s %u byte(s) at shared 0x%x of CTA rank %d that an asynchronous "
@@ -722,6 +759,15 @@ static int op_report(interp_ctx *c, const ip_op *o, uint32_t rec, const ck_confl
         side_str(c, s->agent, s->lane, s->site, other, sizeof other);
         break;
     case CK_NO_PROXY_FENCE:
+        if (me->wgmma) {
+            char where[400];
+            interp_where(c, site_func(s->site), site_pc(s->site), where, sizeof where);
+            return ip_error(c, INTERP_FAULT, w, o->lane, c->xfunc, c->xpc,
+                            "data race [missing-proxy-fence]: wgmma.mma_async reads shared memory at 0x%x that "
+                            "warp %d lane %u wrote through the generic proxy at %s with no fence.proxy.async since "
+                            "(by the writing warp after the write, or by this warpgroup once the write is ordered "
+                            "before it)", k->off, (int)(s->agent % c->plan->nwarps), s->lane, where);
+        }
         rule = "missing-proxy-fence";
         why = "reads shared bytes written through the generic proxy with no fence.proxy.async (.shared::cta) "
               "between that write and the issue: the async proxy may read stale bytes";
@@ -735,67 +781,163 @@ static int op_report(interp_ctx *c, const ip_op *o, uint32_t rec, const ck_confl
             side_str(c, s->agent, s->lane, s->site, other, sizeof other);
             break;
         }
+        if (!me->is_load) {
+            rule = "store-source-unordered";
+            why = "reads shared bytes that a thread wrote with no barrier ordering that write before this issue "
+                  "(a missing bar.sync / named barrier between the threads that fill the tile and the thread "
+                  "that stores it?)";
+            side_str(c, s->agent, s->lane, s->site, other, sizeof other);
+            break;
+        }
         rule = "copy-over-access";
-        why = "overwrites shared bytes that a thread accessed with no wait ordering that access before this "
-              "issue (a missing wait on the stage's \"empty\" barrier?)";
+        why = me->cpasync ? "overwrites shared bytes that a thread accessed with no barrier ordering that access "
+                            "before this issue (a missing __syncthreads between the last reads of the stage and "
+                            "its refill?)"
+                          : "overwrites shared bytes that a thread accessed with no wait ordering that access "
+                            "before this issue (a missing wait on the stage's \"empty\" barrier?)";
         side_str(c, s->agent, s->lane, s->site, other, sizeof other);
         break;
     }
+    char id[24] = "";
+    if (!me->cpasync)
+        snprintf(id, sizeof id, " (#%d)", o->id);
     return ip_error(c, INTERP_FAULT, w, o->lane, c->xfunc, c->xpc,
-                    "data race [%s]: this %s (#%d) %s: shared 0x%x of CTA rank %d%s%s\n  other side: %s", rule,
-                    me->what, o->id, why, k->off, cta, need[0] ? "; " : "", need, other);
+                    "data race [%s]: this %s%s %s: shared 0x%x of CTA rank %d%s%s\n  other side: %s", rule,
+                    me->what, id, why, k->off, cta, need[0] ? "; " : "", need, other);
 }
 
-/* The global bytes a store or reduction writes, as a region (check.h):
- * bulk copies exactly; tensor stores of a tiled map in tile mode with unit
- * element strides and whole-byte elements (others are not tracked). */
-static void global_region(interp_ctx *c, const ip_op *o, const ck_op *rd)
+/* The global box of a tensor copy (tiled map, tile mode, unit element
+ * strides, whole-byte elements, no interleave), clipped to the tensor:
+ * false for other forms (not tracked) and for a box wholly out of bounds. */
+static bool tensor_box(const ip_op *o, ck_greg *g)
+{
+    const tma_map *m = &o->map;
+    unsigned bits = tma_dtype_bits(m->data_type);
+    if (m->kind != TMA_MAP_TILED || o->req.mode != TMA_TILE || m->interleave || bits % 8 || !bits)
+        return false;
+    g->base = m->global_address;
+    g->rank = m->rank;
+    g->stride[0] = bits / 8;
+    uint64_t lo = 0, hi = 0;
+    for (int d = 0; d < m->rank; d++) {
+        if (m->element_strides[d] != 1)
+            return false;
+        if (d)
+            g->stride[d] = m->global_strides[d];
+        int64_t a = o->req.coords[d], b = a + m->box_dim[d];
+        if (a < 0) a = 0;
+        if (b > (int64_t)m->global_dim[d]) b = (int64_t)m->global_dim[d];
+        if (a >= b)
+            return false;            /* wholly out of bounds: touches nothing */
+        g->b0[d] = a;
+        g->b1[d] = b;
+        lo += (uint64_t)a * g->stride[d];
+        hi += (uint64_t)(b - 1) * g->stride[d];
+    }
+    g->lo = g->base + lo;
+    g->hi = g->base + hi + g->stride[0];
+    return true;
+}
+
+/* A TMA load or bulk copy from global memory reads bytes that an
+ * asynchronous store or reduction still writes, not ordered after its
+ * completion (the issuer's wait_group without .read): the load may read
+ * the old bytes. */
+static int load_source_race(interp_ctx *c, ip_warp *w, const ip_op *o, const char *what)
 {
     ck_greg g;
     memset(&g, 0, sizeof g);
     if (o->kind == IP_OP_TENSOR) {
-        const tma_map *m = &o->map;
-        unsigned bits = tma_dtype_bits(m->data_type);
-        if (m->kind != TMA_MAP_TILED || o->req.mode != TMA_TILE || m->interleave || bits % 8 || !bits)
-            return;
-        g.base = m->global_address;
-        g.rank = m->rank;
-        g.stride[0] = bits / 8;
-        uint64_t lo = 0, hi = 0;
-        for (int d = 0; d < m->rank; d++) {
-            if (m->element_strides[d] != 1)
-                return;
-            if (d)
-                g.stride[d] = m->global_strides[d];
-            int64_t a = o->req.coords[d], b = a + m->box_dim[d];
-            if (a < 0) a = 0;
-            if (b > (int64_t)m->global_dim[d]) b = (int64_t)m->global_dim[d];
-            if (a >= b)
-                return;              /* wholly out of bounds: writes nothing */
-            g.b0[d] = a;
-            g.b1[d] = b;
-            lo += (uint64_t)a * g.stride[d];
-            hi += (uint64_t)(b - 1) * g.stride[d];
-        }
-        g.lo = g.base + lo;
-        g.hi = g.base + hi + g.stride[0];
-    } else if (o->dst_cta < 0 || o->kind == IP_OP_BULK_S2G) {
+        if (!tensor_box(o, &g))
+            return 0;
+    } else if (o->kind == IP_OP_BULK_G2S) {
         g.base = g.lo = o->gaddr;
         g.hi = o->gaddr + o->bytes;
         g.rank = 1;
         g.stride[0] = 1;
         g.b1[0] = o->bytes;
     } else {
-        return;
+        return 0;
+    }
+    uint32_t op;
+    if (!ck_global_box(c->ck, agent_of(c, w), &g, &op)) {
+        /* bytes a plain store wrote */
+        ck_side sd;
+        int k = ck_gread_async(c->ck, agent_of(c, w), &g, &sd);
+        if (!k)
+            return 0;
+        char other[800];
+        side_str(c, sd.agent, sd.lane, sd.site, other, sizeof other);
+        if (k == CK_NO_PROXY_FENCE)
+            return ip_error(c, INTERP_FAULT, w, o->lane, c->xfunc, c->xpc,
+                            "data race [missing-proxy-fence]: this %s (#%d) reads global memory that a thread wrote "
+                            "through the generic proxy (a plain store), with no fence.proxy.async (.global, or "
+                            "without a state space) on the path from that write to this issue: the async proxy "
+                            "may read stale bytes\n  other side: %s", what, o->id, other);
+        return ip_error(c, INTERP_FAULT, w, o->lane, c->xfunc, c->xpc,
+                        "data race [global-store-race]: this %s (#%d) reads global memory that a thread wrote with a "
+                        "plain store not ordered before this issue (no barrier, or a flag without release/acquire, "
+                        "between them)\n  other side: %s", what, o->id, other);
+    }
+    char other[800];
+    const ck_op *s = ck_op_get(c->ck, op);
+    op_str(c, op, other, sizeof other);
+    return ip_error(c, INTERP_FAULT, w, o->lane, c->xfunc, c->xpc,
+                    "data race [global-store-race]: this %s (#%d) reads global memory [0x%llx, 0x%llx) that an "
+                    "asynchronous %s still writes: it is in bulk group %u of its issuing thread, and no "
+                    "cp.async.bulk.wait_group (without .read: .read only frees the source) covering it is ordered "
+                    "before this issue, so the copy may read the old bytes\n  other side: %s", what, o->id,
+                    (unsigned long long)g.lo, (unsigned long long)g.hi, s->what, s->val - 1, other);
+}
+
+/* The global bytes a store or reduction writes, as a region (check.h):
+ * bulk copies exactly; tensor stores of a tiled map in tile mode with unit
+ * element strides and whole-byte elements (others are not tracked). */
+static int global_region(interp_ctx *c, ip_warp *w, const ip_op *o, const ck_op *rd)
+{
+    ck_greg g;
+    memset(&g, 0, sizeof g);
+    if (o->kind == IP_OP_TENSOR) {
+        if (!tensor_box(o, &g))
+            return 0;
+        g.red = o->req.kind == TMA_REDUCE;
+        g.src_cta = o->dst_cta, g.src_off = o->smem_off, g.src_len = o->foot;
+    } else if (o->dst_cta < 0 || o->kind == IP_OP_BULK_S2G) {
+        g.base = g.lo = o->gaddr;
+        g.hi = o->gaddr + o->bytes;
+        g.rank = 1;
+        g.stride[0] = 1;
+        g.b1[0] = o->bytes;
+        g.red = o->kind == IP_OP_BULK_RED;
+        g.src_cta = o->src_cta, g.src_off = o->src_off, g.src_len = o->bytes;
+    } else {
+        return 0;
+    }
+    /* two stores (or a store and a reduction) writing the same global
+     * bytes with nothing ordering one after the other's completion: the
+     * bytes left depend on which lands last (reductions among themselves
+     * are atomic: split-K) */
+    uint32_t prev;
+    if (ck_gactive(c->ck) && ck_global_box(c->ck, rd->agent, &g, &prev)) {
+        char other[800];
+        const ck_op *p = ck_op_get(c->ck, prev);
+        op_str(c, prev, other, sizeof other);
+        return ip_error(c, INTERP_FAULT, w, o->lane, c->xfunc, c->xpc,
+                        "data race [global-store-race]: this %s (#%d) writes global memory [0x%llx, 0x%llx) that an "
+                        "asynchronous %s still writes: it is in bulk group %u of its issuing thread, and no "
+                        "cp.async.bulk.wait_group (without .read) covering it is ordered before this issue, so "
+                        "which bytes stay depends on which lands last\n  other side: %s", rd->what, o->id,
+                        (unsigned long long)g.lo, (unsigned long long)g.hi, p->what, p->val - 1, other);
     }
     ck_op r = *rd;
     r.comp = ck_bulk_wcomp(c->ck, rd->agent, rd->lane);
     if (!r.comp)
-        return;
+        return 0;
     r.cta = -1;
     g.op = ck_op_new(c->ck, &r);
     if (g.op != UINT32_MAX)
         ck_greg_add(c->ck, &g);
+    return 0;
 }
 
 int ip_ck_global(interp_ctx *c, ip_warp *w, int lane, uint64_t a, uint32_t n, bool write)
@@ -838,6 +980,8 @@ int ip_ck_issue(interp_ctx *c, ip_warp *w, ip_op *o, const char *what)
     o->ck_rec = UINT32_MAX;
     if (load) {
         r.is_load = true;
+        if (load_source_race(c, w, o, what))
+            return c->res.status;
         uint32_t len = o->kind == IP_OP_TENSOR ? o->foot : o->bytes;
         uint32_t first = UINT32_MAX;
         for (int d = 0; d < c->cl.ncta; d++) {
@@ -901,7 +1045,8 @@ int ip_ck_issue(interp_ctx *c, ip_warp *w, ip_op *o, const char *what)
         ck_set_bulk_need(s, ag, (uint32_t)o->lane, r.val, rec);
         if (ck_op_read(s, rec, src, off, len, &k))
             return op_report(c, o, rec, &k, src);
-        global_region(c, o, &r);
+        if (global_region(c, w, o, &r))
+            return c->res.status;
     }
     ck_release(s, ag, NULL);
     return 0;
@@ -1018,6 +1163,8 @@ int ip_ck_exit(interp_ctx *c, ip_warp *w, int lane)
                             "CTA's shared memory is released at exit\n  store: %s", need - 1, other);
         }
     }
+    if ((w->exited | 1u << lane) == w->valid)
+        ck_agent_gone(s, ag);
     ip_cta *t = w->cta;
     if (t->live == 1 && c->cl.ncta > 1) {
         /* the CTA's exit: every warp of it has its final clock now */
@@ -1039,6 +1186,69 @@ int ip_ck_exit(interp_ctx *c, ip_warp *w, int lane)
         }
     }
     return 0;
+}
+
+/* ---- sm_80 cp.async ----------------------------------------------------------------------------------
+ *
+ * ptxi completes a cp.async when it is issued; the checker keeps it in
+ * flight until the issuing warp's cp.async.wait_group / wait_all covers its
+ * commit group (or a cp.async.mbarrier.arrive publishes it to the waiters
+ * of a barrier), so a read of the destination that no such wait orders is
+ * [copy-not-waited] under every completion policy. */
+
+int ip_ck_cpasync(interp_ctx *c, ip_warp *w, int lane, const ip_ptr *p, uint32_t n)
+{
+    ck_state *s = c->ck;
+    uint32_t ag = agent_of(c, w), comp = ck_cpa_comp(s, ag);
+    if (!comp)
+        return ip_ck_access(c, w, lane, p, n, CK_WRITE);  /* components ran out: a plain write */
+    ck_op r = { .agent = ag, .lane = (uint32_t)lane, .site = site_here(c), .what = "cp.async",
+                .epoch = ck_epoch(s, ag), .comp = comp, .val = *ck_cpa_commits(s, ag) + 1, .is_load = true,
+                .cpasync = true, .cta = p->cta, .mbar_cta = -1 };
+    r.issued_val = r.val;
+    uint32_t rec = ck_op_new(s, &r);
+    if (rec == UINT32_MAX)
+        return 0;
+    ck_conflict k;
+    if (!ck_op_write(s, rec, p->cta, p->soff, n, &k))
+        return 0;
+    ip_op o;
+    memset(&o, 0, sizeof o);
+    o.cta = w->cta->slot, o.warp = w->id, o.lane = lane;
+    return op_report(c, &o, rec, &k, p->cta);
+}
+
+void ip_ck_cpasync_commit(interp_ctx *c, ip_warp *w)
+{
+    (*ck_cpa_commits(c->ck, agent_of(c, w)))++;
+}
+
+/* cp.async.wait_group n (n < 0: cp.async.wait_all, which commits first) */
+void ip_ck_cpasync_wait(interp_ctx *c, ip_warp *w, int64_t n)
+{
+    uint32_t ag = agent_of(c, w), *k = ck_cpa_commits(c->ck, ag);
+    if (n < 0) {
+        ++*k;
+        n = 0;
+    }
+    if ((uint64_t)*k > (uint64_t)n)
+        ck_observe(c->ck, ag, ck_cpa_comp(c->ck, ag), *k - (uint32_t)n);
+}
+
+/* cp.async.mbarrier.arrive: the arrive-on happens once every cp.async the
+ * thread issued before it has completed, so the barrier's waiters are
+ * ordered after them (the thread itself is not). */
+int ip_ck_cpasync_arrive(interp_ctx *c, ip_warp *w, int lane, int op, int cta, uint32_t off, uint64_t before,
+                         uint64_t after)
+{
+    uint32_t ag = agent_of(c, w), comp = ck_cpa_comp(c->ck, ag);
+    uint32_t *r = ck_clock(c->ck, ag), save = comp ? r[comp] : 0, all = *ck_cpa_commits(c->ck, ag) + 1;
+    if (comp && r[comp] < all)
+        r[comp] = all;
+    int rc = ip_ck_mbar(c, w, lane, op, cta, off, before, after, 0);
+    if (comp)
+        r[comp] = save;
+    return rc;
 }
 
 /* ---- wgmma operand reads ---------------------------------------------------------------------------- */

@@ -79,6 +79,10 @@ typedef struct ip_plan {
     uint8_t **wgacc;           /* per function, per instruction: accesses a register
                                 * that a wgmma.mma_async uses (wgmma.c) */
     bool wg_any;               /* the module has wgmma.mma_async */
+    bool gw_note;              /* the module has a TMA or bulk copy (cp.async.bulk{.tensor},
+                                  cp.reduce.async.bulk{.tensor}, their prefetch): the checker notes generic
+                                  global stores, which may write a tensor map or what a TMA load reads
+                                  (ck_gwrite) */
     struct ip_tcw **tcw;       /* per function, per instruction: decoded warp-level
                                 * matrix forms (mma.c; NULL: function has none) */
     uint32_t static_smem;      /* end of static shared variables */
@@ -408,6 +412,12 @@ int ip_ck_wait_used(interp_ctx *c, ip_warp *w, int lane, const ir_instr *in);
 void ip_ck_describe_mbar(interp_ctx *c, int cta, uint32_t off, const char *ind, char *buf, size_t n);
 void ip_ck_deadlock_others(interp_ctx *c, const uint32_t (*seen)[2], int nseen, char *buf, size_t n);
 int ip_ck_issue(interp_ctx *c, ip_warp *w, ip_op *o, const char *what);
+/* sm_80 cp.async into shared memory, its commit groups, waits and mbarrier arrive-on */
+int ip_ck_cpasync(interp_ctx *c, ip_warp *w, int lane, const ip_ptr *p, uint32_t n);
+void ip_ck_cpasync_commit(interp_ctx *c, ip_warp *w);
+void ip_ck_cpasync_wait(interp_ctx *c, ip_warp *w, int64_t n);
+int ip_ck_cpasync_arrive(interp_ctx *c, ip_warp *w, int lane, int op, int cta, uint32_t off, uint64_t before,
+                         uint64_t after);
 void ip_ck_complete(interp_ctx *c, const ip_op *o, int d, int mc, uint64_t before, uint64_t after, uint32_t tx);
 void ip_ck_bulk_waited(interp_ctx *c, ip_warp *w, int lane, uint32_t upto, bool read_only);
 /* bar.warp.sync executed by `exec` with membermask mask[lane] */

@@ -266,6 +266,15 @@ ip_plan *ip_plan_new(const interp_launch *l)
         }
     }
     plan_layout(p);
+    for (uint32_t f = 0; f < m->nfuncs && !p->gw_note; f++)
+        for (uint32_t i = 0; i < m->funcs[f].ninstrs; i++) {
+            int op = m->funcs[f].instrs[i].op;
+            if (op == IR_OP_CP_ASYNC_BULK_TENSOR || op == IR_OP_CP_REDUCE_ASYNC_BULK_TENSOR ||
+                op == IR_OP_CP_ASYNC_BULK_PREFETCH_TENSOR || op == IR_OP_CP_ASYNC_BULK) {
+                p->gw_note = true;
+                break;
+            }
+        }
     if (!ip_wgmma_plan(p) && !p->err[0])
         snprintf(p->err, sizeof p->err, "out of memory");
     if (!ip_warp_mma_plan(p) && !p->err[0])

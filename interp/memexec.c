@@ -260,6 +260,8 @@ static int exec_st(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, u
             return c->res.status;
         if (p.cta < 0 && ip_ck_gactive(c) && p.space == IR_SPACE_GLOBAL && ip_ck_global(c, w, (int)l, a, es * n, true))
             return c->res.status;
+        if (p.cta < 0 && c->ck && c->plan->gw_note && p.space == IR_SPACE_GLOBAL)
+            ck_gwrite(c->ck, ip_ck_agent(c, w), l, ip_ck_site(c), a, es * n);
         if (c->plan->wg_any && p.cta >= 0 && ip_wgmma_smem_write(c, w, (int)l, p.cta, p.soff, es * n, race_what(in, wb, sizeof wb)))
             return c->res.status;
         memcpy(p.p, nb, es * n);
@@ -588,8 +590,19 @@ static int exec_addrconv(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame
 static int exec_cp_async(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, uint32_t exec)
 {
     char wb[96];
-    if (in->op != IR_OP_CP_ASYNC && in->op != IR_OP_CP_ASYNC_MBARRIER_ARRIVE)
-        return 0;                       /* commit_group, wait_group, wait_all */
+    if (in->op != IR_OP_CP_ASYNC && in->op != IR_OP_CP_ASYNC_MBARRIER_ARRIVE) {
+        /* commit_group, wait_group, wait_all: nothing left to wait for, but
+         * the checker orders the copies by them */
+        if (c->ck && exec) {
+            if (in->op == IR_OP_CP_ASYNC_COMMIT_GROUP)
+                ip_ck_cpasync_commit(c, w);
+            else if (in->op == IR_OP_CP_ASYNC_WAIT_ALL)
+                ip_ck_cpasync_wait(c, w, -1);
+            else
+                ip_ck_cpasync_wait(c, w, (int64_t)ip_opd(c, w, f, in, 0, (uint32_t)__builtin_ctz(exec)));
+        }
+        return 0;
+    }
     if (in->op == IR_OP_CP_ASYNC_MBARRIER_ARRIVE) {
         FOR_LANES(exec, l) {
             int sp;
@@ -609,9 +622,9 @@ static int exec_cp_async(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame
                 return ip_error(c, INTERP_FAULT, w, (int)l, c->xfunc, c->xpc, "%s (mbarrier at shared 0x%x of CTA rank %d)",
                                 why, p.soff, p.cta);
             /* an arrive-on releases the thread's cp.async writes to the barrier's waiters */
-            if (c->ck && ip_ck_mbar(c, w, (int)l, ir_has(in, IR_M_NOINC) ? IR_OP_MBARRIER_ARRIVE
-                                                                           : IR_OP_MBARRIER_COMPLETE_TX,
-                                    p.cta, p.soff, before, word, 0))
+            if (c->ck && ip_ck_cpasync_arrive(c, w, (int)l, ir_has(in, IR_M_NOINC) ? IR_OP_MBARRIER_ARRIVE
+                                                                                    : IR_OP_MBARRIER_COMPLETE_TX,
+                                              p.cta, p.soff, before, word))
                 return c->res.status;
             if (!ir_has(in, IR_M_NOINC))
                 continue;
@@ -638,7 +651,7 @@ static int exec_cp_async(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame
         ip_ptr d = ip_resolve(c, w, (int)l, dsp == IR_SPACE_NONE ? IR_SPACE_SHARED_CTA : space_norm(dsp), da, cp, cp, NULL);
         if (!d.p)
             return c->res.status;
-        if (d.cta >= 0 && smem_check(c, w, l, in, &d, cp, true, false))
+        if (d.cta >= 0 && (c->ck ? ip_ck_cpasync(c, w, (int)l, &d, cp) : smem_check(c, w, l, in, &d, cp, true, false)))
             return c->res.status;
         if (c->plan->wg_any && d.cta >= 0 && ip_wgmma_smem_write(c, w, (int)l, d.cta, d.soff, cp, race_what(in, wb, sizeof wb)))
             return c->res.status;
@@ -1215,14 +1228,20 @@ int ip_exec_sync(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, uin
         if (c->gw && exec && !ir_has(in, IR_M_PROXY) && !ir_has(in, IR_M_MBARRIER_INIT) &&
             (ir_has(in, IR_M_GPU) || ir_has(in, IR_M_SYS)))
             ip_gw_sync(c);           /* fence.acq_rel/.sc at gpu or sys scope: may order clusters */
-        if (c->ck && exec && ir_has(in, IR_M_PROXY) && ir_has(in, IR_M_ASYNC))
-            ip_ck_proxy_fence(c, w);
+        /* fence.proxy.async orders shared memory for the async proxy unless
+         * its state space is .global only */
+        if (c->ck && exec && ir_has(in, IR_M_PROXY) && ir_has(in, IR_M_ASYNC)) {
+            if (in->space != IR_SPACE_GLOBAL)
+                ip_ck_proxy_fence(c, w);
+            if (in->space == IR_SPACE_GLOBAL || in->space == IR_SPACE_NONE)
+                ck_proxy_fence_global(c->ck, ip_ck_agent(c, w));
+        }
         if (c->ck && ir_has(in, IR_M_TENSORMAP_GENERIC) && ir_has(in, IR_M_ACQUIRE) && in->nopd >= 1)
             FOR_LANES(exec, l) {
                 int sp;
                 ip_ck_tmap_acquire(c, w, ip_addr(c, w, f, in, 0, l, &sp));
             }
-        if (exec && c->plan->wg_any && ir_has(in, IR_M_PROXY) && ir_has(in, IR_M_ASYNC))
+        if (exec && c->plan->wg_any && ir_has(in, IR_M_PROXY) && ir_has(in, IR_M_ASYNC) && in->space != IR_SPACE_GLOBAL)
             ip_wgmma_proxy_fence(c, w);
         if (c->ck && exec && (ir_has(in, IR_M_MBARRIER_INIT) ||
                               (ir_has(in, IR_M_CLUSTER) && (ir_has(in, IR_M_ACQ_REL) || ir_has(in, IR_M_SC)))))

@@ -151,6 +151,20 @@ static int nmat_of(const ir_instr *in)
     return ir_has(in, IR_M_X4) ? 4 : ir_has(in, IR_M_X2) ? 2 : 1;
 }
 
+/* A shared-memory access of a matrix instruction by lane l: the
+ * happens-before checker when it is on (hooks.c), else the in-flight race
+ * check of async.c. */
+static int smem_check(interp_ctx *c, ip_warp *w, int l, const ip_ptr *p, uint32_t n, bool write, const char *nm)
+{
+    if (p->cta < 0)
+        return 0;
+    if (c->ck)
+        return ip_ck_access(c, w, l, p, n, write ? CK_WRITE : 0);
+    if (c->nops && ip_async_smem_race(c, w, l, p->cta, p->soff, n, write, nm))
+        return c->res.status;
+    return 0;
+}
+
 /* the 16-byte row of lane l: checked, NULL after a fault */
 static uint8_t *row_ptr(interp_ctx *c, ip_warp *w, ip_frame *f, const ir_instr *in, int k, uint32_t l,
                         bool write)
@@ -165,7 +179,7 @@ static uint8_t *row_ptr(interp_ctx *c, ip_warp *w, ip_frame *f, const ir_instr *
                  "%s: row address 0x%llx is not in shared memory", ir_ops[in->op].name, (unsigned long long)a);
         return NULL;
     }
-    if (c->nops && p.cta >= 0 && ip_async_smem_race(c, w, (int)l, p.cta, p.soff, 16, write, ir_ops[in->op].name))
+    if (smem_check(c, w, (int)l, &p, 16, write, ir_ops[in->op].name))
         return NULL;
     /* stmatrix over a tile a wgmma in flight may still read */
     if (write && c->plan->wg_any && p.cta >= 0 &&
@@ -257,7 +271,7 @@ static int exec_wmma_ldst(interp_ctx *c, ip_warp *w, ip_frame *f, const ir_instr
                 ip_ptr p = ip_resolve(c, w, (int)l, sp, base + bit / 8, (uint32_t)bytes, (uint32_t)bytes, nm);
                 if (!p.p)
                     return c->res.status;
-                if (c->nops && p.cta >= 0 && ip_async_smem_race(c, w, (int)l, p.cta, p.soff, (uint32_t)bytes, st, nm))
+                if (smem_check(c, w, (int)l, &p, (uint32_t)bytes, st, nm))
                     return c->res.status;
                 if (st && c->plan->wg_any && p.cta >= 0 &&
                     ip_wgmma_smem_write(c, w, (int)l, p.cta, p.soff, (uint32_t)bytes, nm))
@@ -305,19 +319,27 @@ int ip_exec_warp_mma(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f,
                         "%s.sync.aligned in a partial warp (lanes 0x%08x): it needs all 32 threads",
                         ir_ops[in->op].name, w->valid);
     ip_ck_warp_sync(c, w);   /* a .sync.aligned warp collective: the lanes meet here */
+    int rc;
     switch (in->op) {
     case IR_OP_MMA:
         return exec_mma(c, w, in, f, exec);
     case IR_OP_LDMATRIX:
-        return exec_ldst_matrix(c, w, in, f, false);
     case IR_OP_STMATRIX:
-        return exec_ldst_matrix(c, w, in, f, true);
+        /* a row's bytes come from (or go to) several lanes' registers: the
+         * lanes meet again after the collective, so what one lane's row
+         * address wrote is ordered before the others' next accesses */
+        if (!(rc = exec_ldst_matrix(c, w, in, f, in->op == IR_OP_STMATRIX)))
+            ip_ck_warp_sync(c, w);
+        return rc;
     case IR_OP_WMMA_LOAD: case IR_OP_WMMA_STORE: case IR_OP_WMMA_MMA: {
         const struct ip_tcw *t = form_of(c, in);
         if (!t)
             return c->res.status;
-        return in->op == IR_OP_WMMA_MMA ? exec_wmma_mma(c, f, in, &t->u.wmma, exec)
-                                        : exec_wmma_ldst(c, w, f, in, &t->u.wmma, exec);
+        if (in->op == IR_OP_WMMA_MMA)
+            return exec_wmma_mma(c, f, in, &t->u.wmma, exec);
+        if (!(rc = exec_wmma_ldst(c, w, f, in, &t->u.wmma, exec)))
+            ip_ck_warp_sync(c, w);
+        return rc;
     }
     default: { /* movmatrix */
         const ir_function *fn = ip_func(c, f->func);

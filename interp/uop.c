@@ -717,8 +717,11 @@ static bool run_mem(interp_ctx *c, const ip_uop *u, uint64_t *R, uint32_t ex, co
 {
     uint8_t *ptr[IP_WARP];
     /* with copies in flight, or asynchronous stores the checker tracks
-     * (interp/hooks.c), exec_ld / exec_st decide (race checks) */
-    if (c->nops || ip_ck_gactive(c) || !global_ptrs(c, u, R, ex, ptr))
+     * (interp/hooks.c), exec_ld / exec_st decide (race checks); so do the
+     * stores of a kernel with TMA or bulk copies under the checker (a store
+     * may write a tensor map, or what a TMA load reads: ck_gwrite) */
+    if (c->nops || ip_ck_gactive(c) || (c->ck && c->plan->gw_note && u->kind != IP_U_LDG) ||
+        !global_ptrs(c, u, R, ex, ptr))
         return false;
     const unsigned bits = u->bits;
     if (u->kind == IP_U_LDG) {

@@ -434,7 +434,8 @@ int ip_wgmma_reg_check(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *
                     char a[300];
                     where(c, r->func, r->pc, a, sizeof a);
                     return ip_error(c, INTERP_FAULT, w, __builtin_ctz(exec), f->func, c->xpc,
-                                    "register %s is %s of wgmma.mma_async issued at %s, which is still in "
+                                    "[wgmma-register-in-flight]: register %s is %s of wgmma.mma_async "
+                                    "issued at %s, which is still in "
                                     "flight: wgmma.commit_group and a wgmma.wait_group covering it must "
                                     "come before any other access", fn->regs[e->u.reg].name,
                                     side ? "part of the A fragment" : "an accumulator", a);
@@ -472,7 +473,8 @@ static int issue(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, uin
         if (s->acc_func[j] >= 0)
             where(c, s->acc_func[j], s->acc_pc[j], a, sizeof a);
         return ip_error(c, INTERP_FAULT, w, 0, f->func, c->xpc,
-                        "wgmma.mma_async without a wgmma.fence since %s%s: the warpgroup's register "
+                        "[wgmma-no-fence]: wgmma.mma_async without a wgmma.fence since %s%s: the "
+                        "warpgroup's register "
                         "accesses must be fenced before an mma_async uses its registers",
                         s->acc_func[j] >= 0 ? "the register access at " : "", a);
     }
@@ -517,8 +519,12 @@ static int issue(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, uin
     r->issued |= (uint8_t)(1u << j);
     s->next[j]++;
     w->wg_busy++;
-    /* generic writes not fenced for the async proxy, in what it reads */
-    if (t->wg_dirty && t->wg_dirty->w) {
+    /* generic writes not fenced for the async proxy, in what it reads (with
+     * the checker on, hooks.c decides that in happens-before terms: a fence
+     * by the writer after the write, or by the issuer after the write is
+     * ordered before it; this record of the last writer per chunk is
+     * cleared by any warp's fence) */
+    if (!c->ck && t->wg_dirty && t->wg_dirty->w) {
         for (uint32_t k = r->lo / 16; k < r->hi / 16 && k < t->wg_dirty->n; k++) {
             uint64_t tag = t->wg_dirty->w[k];
             if (!tag)

@@ -92,6 +92,199 @@ static void wgmma_window(void)
     ck_free(s);
 }
 
+/* an async store's global region against an async load's box (check/
+ * directly): rows that overlap only in the middle, rows that interleave
+ * without overlapping, and the order a full wait gives */
+static void global_boxes(void)
+{
+    ck_state *s = ck_new(1, 2, 1024);
+    if (!s) {
+        printf("FAIL global boxes: ck_new\n");
+        check_failures++;
+        return;
+    }
+    /* a store of a 4x4 box of 4-byte elements at (4, 2) of a 16-wide tensor (row pitch 64) */
+    ck_op st = { .agent = 0, .site = 3, .id = 1, .what = "TMA store", .cta = -1,
+                 .comp = ck_bulk_wcomp(s, 0, 0), .val = 1 };
+    ck_greg g = { .base = 0x1000, .rank = 2, .stride = { 4, 64 }, .b0 = { 4, 2 }, .b1 = { 8, 6 }, .src_off = 0x100,
+                  .src_len = 64 };
+    g.lo = 0x1000 + 2 * 64 + 16;
+    g.hi = 0x1000 + 5 * 64 + 32;
+    g.op = ck_op_new(s, &st);
+    ck_greg_add(s, &g);
+    uint32_t op = 0;
+    /* a load of one row 16 wide at row 3: its ends lie outside the store's columns */
+    ck_greg r = { .base = 0x1000, .rank = 2, .stride = { 4, 64 }, .b0 = { 0, 3 }, .b1 = { 16, 4 } };
+    r.lo = 0x1000 + 3 * 64;
+    r.hi = r.lo + 64;
+    CK_EXPECT("global box: a load row covering a stored row's middle races", ck_global_box(s, 1, &r, &op),
+              CK_GLOBAL_STORE);
+    CK_EXPECT("... naming the store", (int)op, (int)g.op);
+    /* columns 8..16 of rows 2..6: interleaved with the store's rows, no byte shared */
+    ck_greg q = { .base = 0x1000, .rank = 2, .stride = { 4, 64 }, .b0 = { 8, 2 }, .b1 = { 16, 6 } };
+    q.lo = 0x1000 + 2 * 64 + 32;
+    q.hi = 0x1000 + 5 * 64 + 64;
+    CK_EXPECT("global box: columns beside the store's, same rows: no race", ck_global_box(s, 1, &q, &op), CK_OK);
+    /* the issuer's full wait (wait_group 0), then a barrier to agent 1 */
+    ck_observe(s, 0, st.comp, 1);
+    uint32_t *b = ck_sync_new(s);
+    ck_release(s, 0, b);
+    ck_acquire(s, 1, b);
+    CK_EXPECT("global box: after the issuer's full wait and a barrier: ordered", ck_global_box(s, 1, &r, &op), CK_OK);
+    ck_free(s);
+
+    /* the issuer's wait orders only the issuer: a warp that has not
+     * synchronised with it still races, whenever the wait ran */
+    s = ck_new(2, 2, 1024);
+    if (!s) {
+        printf("FAIL global boxes: ck_new\n");
+        check_failures++;
+        return;
+    }
+    ck_op st2 = st;
+    st2.comp = ck_bulk_wcomp(s, 0, 0);
+    ck_greg g2 = g;
+    g2.op = ck_op_new(s, &st2);
+    ck_greg_add(s, &g2);
+    ck_observe(s, 0, st2.comp, 1);             /* the issuer's wait_group 0 */
+    uint32_t wt = 0;
+    CK_EXPECT("global region: the issuer's own wait does not order another CTA's load",
+              ck_global(s, 2, 0, 0x1000 + 3 * 64 + 20, 4, &op, &wt), CK_GLOBAL_STORE);
+    CK_EXPECT("global region: the issuer itself is ordered", ck_global(s, 0, 0, 0x1000 + 3 * 64 + 20, 4, &op, &wt), CK_OK);
+    CK_EXPECT("global region: a second store over the box races", ck_global_box(s, 3, &r, &op), CK_GLOBAL_STORE);
+    ck_greg dup = g2;
+    CK_EXPECT("global region: the same shared bytes stored to the same box again (several lanes issuing one "
+              "store) do not race", ck_global_box(s, 3, &dup, &op), CK_OK);
+    dup.src_off += 64;
+    CK_EXPECT("... other shared bytes to the same box do", ck_global_box(s, 3, &dup, &op), CK_GLOBAL_STORE);
+    ck_greg rr = r;
+    rr.red = true;
+    g2.red = true;
+    /* (reductions against reductions: split-K adds into one tile from several CTAs) */
+    ck_op re = st;
+    re.agent = 1;
+    re.comp = ck_bulk_wcomp(s, 1, 0);
+    ck_greg g3 = g;
+    g3.red = true;
+    g3.op = ck_op_new(s, &re);
+    ck_greg_add(s, &g3);
+    CK_EXPECT("global region: a reduction over another warp's reduction does not race",
+              ck_global_box(s, 3, &rr, &op) == CK_GLOBAL_STORE && (int)op == (int)g3.op, 0);
+    /* everyone still running ordered after the first store: it is forgotten */
+    ck_agent_gone(s, 2);
+    ck_agent_gone(s, 3);
+    ck_observe(s, 1, st2.comp, 1);
+    ck_observe(s, 1, re.comp, 1);              /* warp 1 waits for its reduction; warp 0 is not ordered after it */
+    CK_EXPECT("global region: forgotten once every running warp is ordered after it (the reduction stays)",
+              ck_global(s, 1, 0, 0x1000 + 3 * 64 + 20, 4, &op, &wt) == CK_OK && ck_gactive(s), 1);
+    ck_free(s);
+
+    /* wgmma reads of generic writes: a fence by another warp does not count */
+    s = ck_new(1, 8, 4096);
+    if (!s) {
+        printf("FAIL wgmma proxy: ck_new\n");
+        check_failures++;
+        return;
+    }
+    ck_conflict k;
+    CK_EXPECT("wgmma proxy: warp 0 writes A", ck_access(s, 0, 0, 5, 0, 0x100, 16, CK_WRITE, &k), CK_OK);
+    ck_proxy_fence(s, 4);                      /* the producer warp's fence */
+    uint32_t *bar = ck_sync_new(s);
+    for (uint32_t a = 0; a < 5; a++)
+        ck_release(s, a, bar);
+    for (uint32_t a = 0; a < 5; a++)
+        ck_acquire(s, a, bar);
+    ck_op w = { .agent = 3, .site = 7, .id = 1, .what = "wgmma.mma_async", .cta = 0, .wgmma = true,
+                .comp = ck_wg_comp(s, 0, 0), .val = 1 };
+    uint32_t wop = ck_op_new(s, &w);
+    CK_EXPECT("wgmma proxy: another warp's fence leaves warp 0's write unfenced",
+              ck_op_read(s, wop, 0, 0x100, 0x40, &k), CK_NO_PROXY_FENCE);
+    CK_EXPECT("... naming warp 0's write", (int)k.other.site, 5);
+    ck_proxy_fence(s, 3);                      /* the issuer fences after the barrier */
+    ck_op w2 = w;
+    w2.val = 2;
+    uint32_t wop2 = ck_op_new(s, &w2);
+    CK_EXPECT("wgmma proxy: the issuer's fence after the barrier covers it", ck_op_read(s, wop2, 0, 0x100, 0x40, &k),
+              CK_OK);
+    /* a third warp's fence between two barriers: on the path from the write to the issue */
+    CK_EXPECT("proxy path: warp 1 writes", ck_access(s, 1, 0, 6, 0, 0x800, 16, CK_WRITE, &k), CK_OK);
+    uint32_t *b1 = ck_sync_new(s), *b2 = ck_sync_new(s);
+    ck_release(s, 1, b1);
+    ck_acquire(s, 5, b1);
+    ck_acquire(s, 3, b1);
+    ck_proxy_fence(s, 5);
+    ck_op w3 = w;
+    w3.val = 3;
+    w3.wgmma = false;
+    w3.what = "TMA store";
+    uint32_t wop3 = ck_op_new(s, &w3);
+    CK_EXPECT("proxy path: warp 5's fence not yet ordered before the issuer: unfenced",
+              ck_op_read(s, wop3, 0, 0x800, 16, &k), CK_NO_PROXY_FENCE);
+    ck_release(s, 5, b2);
+    ck_acquire(s, 3, b2);
+    uint32_t wop4 = ck_op_new(s, &w3);
+    CK_EXPECT("proxy path: warp 5's fence, after the write and before the issue: fenced",
+              ck_op_read(s, wop4, 0, 0x800, 16, &k), CK_OK);
+    ck_free(s);
+}
+
+/* a tensor map written by plain global stores (check/ directly) */
+static void gwrite_maps(void)
+{
+    ck_state *s = ck_new(1, 2, 1024);
+    if (!s) {
+        printf("FAIL gwrite: ck_new\n");
+        check_failures++;
+        return;
+    }
+    ck_side sd;
+    for (uint32_t i = 0; i < 8; i++)
+        ck_gwrite(s, 0, i, 21, 0x10000 + 16 * i, 16);
+    CK_EXPECT("gwrite: the map at 0x10000, copied by warp 0, used by warp 0 without an acquire",
+              ck_tmap_use(s, 0x10000, 0, &sd), 1);
+    CK_EXPECT("... naming a store of the copy", (int)sd.site, 21);
+    CK_EXPECT("gwrite: a map elsewhere is not affected", ck_tmap_use(s, 0x20000, 0, &sd), 0);
+    uint32_t *b = ck_sync_new(s);
+    ck_release(s, 0, b);
+    ck_acquire(s, 1, b);
+    ck_tmap_acquire(s, 0x10000, 1);
+    CK_EXPECT("gwrite: warp 1's acquire after a barrier orders it", ck_tmap_use(s, 0x10000, 1, &sd), 0);
+    ck_gwrite(s, 0, 3, 22, 0x10040, 8);
+    CK_EXPECT("gwrite: a later store to the map's second line needs a new acquire", ck_tmap_use(s, 0x10000, 1, &sd),
+              1);
+    CK_EXPECT("... naming it", (int)sd.site, 22);
+    ck_gwrite(s, 1, 0, 23, 0x30000, 8);        /* lines 0xc00 apart: the table does not confuse them */
+    ck_tmap_acquire(s, 0x30000, 1);
+    CK_EXPECT("gwrite: its own store then its own acquire", ck_tmap_use(s, 0x30000, 1, &sd), 0);
+    ck_free(s);
+
+    /* a TMA load of a 16x8 box (4-byte elements, row pitch 256) over rows
+     * that plain stores wrote */
+    s = ck_new(1, 2, 1024);
+    if (!s) {
+        printf("FAIL gread: ck_new\n");
+        check_failures++;
+        return;
+    }
+    ck_greg box = { .base = 0x40000, .rank = 2, .stride = { 4, 256 }, .b0 = { 16, 0 }, .b1 = { 32, 8 } };
+    box.lo = 0x40000 + 64;
+    box.hi = 0x40000 + 7 * 256 + 128;
+    ck_gwrite(s, 0, 5, 31, 0x40000 + 3 * 256 + 100, 4);     /* row 3, inside the box */
+    ck_gwrite(s, 0, 6, 32, 0x40000 + 2 * 256 + 192, 4);     /* row 2, beside it */
+    CK_EXPECT("gread: a store not ordered before the load", ck_gread_async(s, 1, &box, &sd), CK_RACE_RW);
+    CK_EXPECT("... naming the store inside the box", (int)sd.site, 31);
+    uint32_t *b2 = ck_sync_new(s);
+    ck_release(s, 0, b2);
+    ck_acquire(s, 1, b2);
+    CK_EXPECT("gread: ordered by a barrier but no global proxy fence", ck_gread_async(s, 1, &box, &sd),
+              CK_NO_PROXY_FENCE);
+    ck_proxy_fence(s, 1);                      /* .shared::cta: does not count */
+    CK_EXPECT("gread: a shared::cta proxy fence does not count", ck_gread_async(s, 1, &box, &sd), CK_NO_PROXY_FENCE);
+    ck_proxy_fence_global(s, 1);
+    CK_EXPECT("gread: the loader's global proxy fence after the barrier", ck_gread_async(s, 1, &box, &sd), CK_OK);
+    ck_free(s);
+}
+
 /* lanes of one warp (agent 0), check/ directly */
 static void lanes(void)
 {
@@ -302,7 +495,13 @@ static void partial_syncs(void)
     CK_EXPECT("... naming lane 0 and the store", (int)(waiter * 1000 + (gop == g.op)), 1);
     ck_warp_sync(s, 0);
     CK_EXPECT("global: after a full sync lane 3 reads them", ck_global(s, 0, 3, 0x10018, 4, &gop, &waiter), CK_OK);
-    CK_EXPECT("global: and the region is gone", ck_gactive(s), false);
+    /* warp 1 never synchronised with warp 0: the region stays for it */
+    CK_EXPECT("global: the region stays while warp 1 is not ordered after it", ck_gactive(s), true);
+    CK_EXPECT("global: warp 1 reading the bytes races", ck_global(s, 1, 0, 0x10018, 4, &gop, &waiter),
+              CK_GLOBAL_STORE);
+    ck_agent_gone(s, 1);
+    CK_EXPECT("global: once warp 1 has exited the region is gone",
+              ck_global(s, 0, 3, 0x10018, 4, &gop, &waiter) == CK_OK && !ck_gactive(s), 1);
     ck_free(s);
 }
 
@@ -642,6 +841,53 @@ static const char *cpasync = K("k", ", .param .u32 wait", BAR "  .shared .align 
 "DONE:\n"
 "  ret;\n");
 
+/* sm_80 cp.async of 16 bytes per lane, one commit group; lane l then reads
+ * lane l^1's chunk after (mode) 0 nothing, 1 wait_group 0, 2 wait_all,
+ * 3 wait_group 1 (leaves the only group pending) */
+static const char *cpa_own = K("k", ", .param .u32 mode", "  .shared .align 16 .b8 s[512];\n",
+"  ld.param.u32 %r9, [mode];\n"
+"  mov.u32 %r4, s;\n"
+"  shl.b32 %r5, %r1, 4;\n"
+"  add.s32 %r6, %r4, %r5;\n"
+"  cvt.u64.u32 %rd5, %r5;\n"
+"  add.s64 %rd6, %rd1, %rd5;\n"
+"  cp.async.cg.shared.global [%r6], [%rd6], 16;\n"
+"  cp.async.commit_group;\n"
+"  setp.eq.u32 %p1, %r9, 1;\n"
+"  @%p1 cp.async.wait_group 0;\n"
+"  setp.eq.u32 %p2, %r9, 2;\n"
+"  @%p2 cp.async.wait_all;\n"
+"  setp.eq.u32 %p3, %r9, 3;\n"
+"  @%p3 cp.async.wait_group 1;\n"
+"  bar.warp.sync -1;\n"
+"  xor.b32 %r7, %r5, 16;\n"
+"  add.s32 %r7, %r4, %r7;\n"
+"  ld.shared.u32 %r8, [%r7];\n"
+"  ret;\n");
+
+/* cp.async writes through the generic proxy: a bulk store of its bytes
+ * needs a fence.proxy.async after the wait (mode 1) */
+static const char *cpa_store = K("k", ", .param .u32 mode", "  .shared .align 128 .b8 s[512];\n",
+"  ld.param.u32 %r9, [mode];\n"
+"  mov.u32 %r4, s;\n"
+"  shl.b32 %r5, %r1, 4;\n"
+"  add.s32 %r6, %r4, %r5;\n"
+"  cvt.u64.u32 %rd5, %r5;\n"
+"  add.s64 %rd6, %rd1, %rd5;\n"
+"  cp.async.cg.shared.global [%r6], [%rd6], 16;\n"
+"  cp.async.wait_all;\n"
+"  setp.ne.u32 %p1, %r9, 0;\n"
+"  @%p1 fence.proxy.async.shared::cta;\n"
+"  bar.sync 0;\n"
+"  setp.ne.u32 %p2, %r1, 0;\n"
+"  @%p2 bra DONE;\n"
+"  add.s64 %rd7, %rd1, 1024;\n"
+"  cp.async.bulk.global.shared::cta.bulk_group [%rd7], [%r4], 512;\n"
+"  cp.async.bulk.commit_group;\n"
+"  cp.async.bulk.wait_group 0;\n"
+"DONE:\n"
+"  ret;\n");
+
 /* a 256-byte bulk copy of nonzero words, waited for; the last word is
  * stored to out[0] */
 static const char *pieces = K("k", "", BAR "  .shared .align 128 .b8 buf[256];\n",
@@ -656,6 +902,7 @@ static const char *pieces = K("k", "", BAR "  .shared .align 128 .b8 buf[256];\n
 "  add.u32 %r3, %r3, 4;\n"
 "  setp.lt.u32 %p1, %r3, 256;\n"
 "  @%p1 bra FILL;\n"
+"  fence.proxy.async.global;\n"   /* the plain stores, then the async proxy reads them */
 "  mbarrier.init.shared::cta.b64 [%r2], 1;\n"
 "  mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r2], 256;\n"
 "  cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r4], [%rd4], 256, [%r2];\n"
@@ -862,6 +1109,8 @@ static void fast_path_agrees(uint64_t seed)
 int main(void)
 {
     th_run r;
+    global_boxes();
+    gwrite_maps();
     char n[160];
     static const interp_policy pols[3] = { INTERP_COMPLETE_DEFERRED, INTERP_COMPLETE_EAGER, INTERP_COMPLETE_RANDOM };
     static const char *const pn[3] = { "deferred", "eager", "random" };
@@ -923,8 +1172,34 @@ int main(void)
     th_free(&r);
     wt = 0;
     th_run_k(&r, cpasync, "k", 1, 64, 1, 0, 1, INTERP_COMPLETE_DEFERRED, &wt, 1);
-    CHECK_MSG("... and without the wait, a race", &r, INTERP_FAULT, "data race [smem-race]: ");
+    CHECK_MSG("... and without the wait, a race on the copy", &r, INTERP_FAULT, "data race [copy-not-waited]: ");
     th_free(&r);
+
+    for (int p = 0; p < 3; p++)
+        for (uint64_t mode = 0; mode < 4; mode++) {
+            th_run_k(&r, cpa_own, "k", 1, 32, 1, 0, 1, pols[p], &mode, 1);
+            snprintf(n, sizeof n, "cp.async read back by another lane %s (%s)",
+                     mode == 0 ? "with no wait: a race" : mode == 1 ? "after wait_group 0: clean"
+                     : mode == 2 ? "after wait_all: clean" : "after wait_group 1 with one group: a race", pn[p]);
+            if (mode == 1 || mode == 2)
+                CHECK_OK(n, &r);
+            else
+                CHECK_MSG(n, &r, INTERP_FAULT, "data race [copy-not-waited]: ld.shared.u32 reads 4 byte(s)");
+            if (mode != 1 && mode != 2) {
+                snprintf(n, sizeof n, "... naming the cp.async and its group (%s)", pn[p]);
+                CHECK_MSG(n, &r, INTERP_FAULT, "it is in cp.async group 0 of its issuing warp");
+            }
+            th_free(&r);
+        }
+    for (uint64_t mode = 0; mode < 2; mode++) {
+        th_run_k(&r, cpa_store, "k", 1, 32, 1, 0, 1, INTERP_COMPLETE_DEFERRED, &mode, 1);
+        if (mode)
+            CHECK_OK("cp.async, wait_group, fence.proxy.async, bulk store: clean", &r);
+        else
+            CHECK_MSG("cp.async, wait_group, bulk store with no fence.proxy.async: a proxy race", &r, INTERP_FAULT,
+                      "data race [missing-proxy-fence]: this bulk copy shared::cta->global");
+        th_free(&r);
+    }
 
     /* --complete=random lands bulk copies in 16-byte pieces (sometimes):
      * one copy, several landing events */

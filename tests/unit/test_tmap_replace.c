@@ -482,6 +482,7 @@ static int run_load(th_run *r, const char *target, const uint8_t base[128], cons
         "FILL:\n  mul.wide.u32 %%rd3, %%r1, 4;\n  add.u64 %%rd3, %%rd2, %%rd3;\n"
         "  add.u32 %%r2, %%r1, 0x10000000;\n  st.global.u32 [%%rd3], %%r2;\n"
         "  add.u32 %%r1, %%r1, 1;\n  setp.lt.u32 %%p1, %%r1, 2048;\n  @%%p1 bra FILL;\n"
+        "  fence.proxy.async.global;\n"   /* the plain stores, then the TMA reads them */
         "  mov.u32 %%r1, 0;\n  mov.u32 %%r3, buf;\n"
         "PAD:\n  add.u32 %%r4, %%r3, %%r1;\n  st.shared.u32 [%%r4], 0xa5a5a5a5;\n"
         "  add.u32 %%r1, %%r1, 4;\n  setp.lt.u32 %%p1, %%r1, 2048;\n  @%%p1 bra PAD;\n",

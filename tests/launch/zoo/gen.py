@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""gen.py — writes zoo.jsonl, zoo2.jsonl, zoo3.jsonl and zoo_warp.jsonl, one ptxi-launch/1 case
-per entry of zoo.ptx / zoo2.ptx / zoo3.ptx / zoo_warp.ptx (every kernel and its _ok twin), all
-with the same buffers and tensor maps.  Run it after rebuilding zoo.ptx."""
+"""gen.py — writes zoo.jsonl, zoo2.jsonl, zoo3.jsonl, zoo_warp.jsonl and zoo5.jsonl, one
+ptxi-launch/1 case per entry of zoo.ptx / zoo2.ptx / zoo3.ptx / zoo_warp.ptx / zoo5.ptx (every
+kernel and its _ok twin), all with the same buffers and tensor maps.  Run it after rebuilding
+zoo.ptx."""
 import json, re
 
 def tmap(name, buf):
@@ -10,14 +11,14 @@ def tmap(name, buf):
             "global_strides": [256], "box_dim": [16, 8], "element_strides": [1, 1],
             "interleave": "NONE", "swizzle": "NONE", "l2_promotion": "NONE", "oob_fill": "NONE"}
 
-for z in ("zoo", "zoo3", "zoo_warp"):
+for z, block in (("zoo", 96), ("zoo3", 96), ("zoo_warp", 96), ("zoo5", 160)):
     ptx = open(z + ".ptx").read()
     names = re.findall(r"^\.visible \.entry (\w+)\(", ptx, re.M)
     with open(z + ".jsonl", "w") as f:
         for n in names:
             cl = n.startswith(("mc_", "dsmem_", "cl_"))
             case = {"format": "ptxi-launch/1", "name": n, "ptx": z + ".ptx", "kernel": n,
-                    "grid": [2 if cl else 1, 1, 1], "block": [96, 1, 1], "cluster": [2 if cl else 1, 1, 1],
+                    "grid": [2 if cl else 1, 1, 1], "block": [block, 1, 1], "cluster": [2 if cl else 1, 1, 1],
                     "buffers": [{"name": "src", "bytes": 16384, "init": {"hash32": 7}},
                                 {"name": "out", "bytes": 16384},
                                 {"name": "dst", "bytes": 16384}],

@@ -51,8 +51,10 @@ int main(int argc, char **argv)
     CUtensorMap tm = tmap(src), tmo = tmap(out);
     unsigned grid = 1, cl = 1, block = 96, arg = 0;
     void *params[4];
-    if (!strcmp(mode, "zoo")) {
+    if (!strcmp(mode, "zoo") || !strcmp(mode, "zoo5")) {
         cl = grid = (unsigned)atoi(argv[4]);
+        if (!strcmp(mode, "zoo5"))
+            block = 160;         /* zoo5.cu: a consumer warpgroup and a producer warp */
         params[0] = &tm; params[1] = &tmo; params[2] = &dst; params[3] = &out;
     } else if (!strcmp(mode, "arrive")) {
         arg = (unsigned)atoi(argv[4]); block = 32;
@@ -78,7 +80,7 @@ int main(int argc, char **argv)
     if (r) { printf("%s FAULT %s\n", name, ename(r)); return 1; }
     static unsigned char hb[16384], ho[16384];
     CK(cuMemcpyDtoH(hb, dst, 16384)); CK(cuMemcpyDtoH(ho, out, 16384));
-    if (!strcmp(mode, "zoo")) {
+    if (!strcmp(mode, "zoo") || !strcmp(mode, "zoo5")) {
         /* third hash: dst's first 8 KiB only (zoo3's tmap kernels keep a map, with
          * this run's global address in it, at byte 8192) */
         printf("%s OK %016llx %016llx %016llx\n", name, fnv(hb, 16384), fnv(ho, 16384), fnv(hb, 8192));
