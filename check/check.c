@@ -59,6 +59,7 @@ struct ck_state {
     uint32_t *seen;            /* nag rows of `width`: direct observations (ck_seen) */
     uint32_t *seen_lanes;      /* and the lanes that made them */
     uint32_t *seen_site;       /* and the wait instruction */
+    uint32_t *seen_ep;         /* and, for a parity wait, the agent's epoch at it (0: not one) */
     uint32_t *obs_ws, *obs_lanes, *obs_base, *obs_site; /* nag rows of `width`: ck_lane_observe */
     ck_cell *shadow;
     uint16_t *mbar_ix;
@@ -110,6 +111,7 @@ ck_state *ck_new(int ncta, int nwarps, uint32_t smem)
     s->seen = calloc((size_t)s->nag * w, 4);
     s->seen_lanes = calloc((size_t)s->nag * w, 4);
     s->seen_site = calloc((size_t)s->nag * w, 4);
+    s->seen_ep = calloc((size_t)s->nag * w, 4);
     s->obs_ws = calloc((size_t)s->nag * w, 4);
     s->obs_lanes = calloc((size_t)s->nag * w, 4);
     s->obs_base = calloc((size_t)s->nag * w, 4);
@@ -130,7 +132,7 @@ ck_state *ck_new(int ncta, int nwarps, uint32_t smem)
     s->bulk_op = calloc((size_t)s->nag * 32, 4);
     s->nwg = (uint32_t)ncta * (uint32_t)((nwarps + 3) / 4);
     s->wg_comp = calloc(s->nwg + 1, 2);
-    if (!s->clocks || !s->wsync || !s->seen || !s->seen_lanes || !s->seen_site || !s->obs_ws || !s->obs_lanes || !s->obs_base || !s->obs_site || !s->shadow || !s->mbar_ix || !s->bars || !s->cbar || !s->memsync || !s->remote ||
+    if (!s->clocks || !s->wsync || !s->seen || !s->seen_lanes || !s->seen_site || !s->seen_ep || !s->obs_ws || !s->obs_lanes || !s->obs_base || !s->obs_site || !s->shadow || !s->mbar_ix || !s->bars || !s->cbar || !s->memsync || !s->remote ||
         !s->remote_site || !s->remote_lane || !s->bulk_wcomp || !s->fenced || !s->fence_snap || !s->bulk_comp || !s->bulk_need || !s->bulk_op || !s->wg_comp) {
         ck_free(s);
         return NULL;
@@ -151,6 +153,7 @@ void ck_free(ck_state *s)
     free(s->seen);
     free(s->seen_lanes);
     free(s->seen_site);
+    free(s->seen_ep);
     free(s->obs_ws);
     free(s->obs_lanes);
     free(s->obs_base);
@@ -188,6 +191,7 @@ void ck_reset(ck_state *s)
         memset(s->seen + (size_t)a * w, 0, u * 4);
         memset(s->seen_lanes + (size_t)a * w, 0, u * 4);
         memset(s->seen_site + (size_t)a * w, 0, u * 4);
+        memset(s->seen_ep + (size_t)a * w, 0, u * 4);
         memset(s->obs_ws + (size_t)a * w, 0, u * 4);
     }
     for (uint32_t a = 0; a < s->nag; a++) {
@@ -330,12 +334,34 @@ uint32_t ck_seen(ck_state *s, uint32_t agent, uint32_t comp, uint32_t *lanes, ui
     return s->seen[i];
 }
 
-void ck_seen_set(ck_state *s, uint32_t agent, uint32_t comp, uint32_t v, uint32_t lanes, uint32_t site)
+void ck_seen_set(ck_state *s, uint32_t agent, uint32_t comp, uint32_t v, uint32_t lanes, uint32_t site,
+                 bool parity)
 {
     size_t i = (size_t)agent * s->width + comp;
-    s->seen_lanes[i] = s->seen[i] == v && s->seen_site[i] == site ? s->seen_lanes[i] | lanes : lanes;
+    bool same = s->seen[i] == v && s->seen_site[i] == site;
+    s->seen_lanes[i] = same ? s->seen_lanes[i] | lanes : lanes;
+    /* the same completion waited for by more lanes later: the next
+     * completion must come after the last of those waits */
+    uint32_t ep = parity ? row(s, agent)[agent] : 0;
+    if (!same || ep > s->seen_ep[i])
+        s->seen_ep[i] = ep;
     s->seen[i] = v;
     s->seen_site[i] = site;
+}
+
+int ck_overrun(ck_state *s, uint32_t comp, uint32_t n, const uint32_t *pend, uint32_t *lanes, uint32_t *site)
+{
+    if (!comp || !n)
+        return -1;
+    for (uint32_t a = 0; a < s->nag; a++) {
+        size_t i = (size_t)a * s->width + comp;
+        if (s->seen[i] == n && s->seen_ep[i] && pend[a] < s->seen_ep[i]) {
+            *lanes = s->seen_lanes[i];
+            *site = s->seen_site[i];
+            return (int)a;
+        }
+    }
+    return -1;
 }
 
 bool ck_before(ck_state *s, uint32_t agent, uint32_t a2, uint32_t epoch)
@@ -501,6 +527,67 @@ int ck_global(ck_state *s, uint32_t agent, uint64_t a, uint32_t n, uint32_t *op)
         }
         if ((greg_holds(g, a) || greg_holds(g, a + n - 1)) && !ck_op_ordered(s, agent, g->op)) {
             *op = g->op;
+            return CK_GLOBAL_STORE;
+        }
+    }
+    return CK_OK;
+}
+
+/* Rows of a box: the byte ranges its innermost dimension makes.  row_first
+ * sets idx to the first row (dims >= 1 at b0), row_next steps it; the row's
+ * range is [row_lo, row_lo + row_len). */
+static uint64_t row_lo(const ck_greg *g, const int64_t *idx)
+{
+    uint64_t a = g->base + (uint64_t)g->b0[0] * g->stride[0];
+    for (int d = 1; d < g->rank; d++)
+        a += (uint64_t)idx[d] * g->stride[d];
+    return a;
+}
+static bool row_next(const ck_greg *g, int64_t *idx)
+{
+    for (int d = 1; d < g->rank; d++) {
+        if (++idx[d] < g->b1[d])
+            return true;
+        idx[d] = g->b0[d];
+    }
+    return false;
+}
+
+static bool boxes_meet(const ck_greg *a, const ck_greg *b, uint64_t *budget)
+{
+    if (a->hi <= b->lo || b->hi <= a->lo)
+        return false;
+    int64_t ia[5], ib[5];
+    memcpy(ia, a->b0, sizeof ia);
+    uint64_t la = (uint64_t)(a->b1[0] - a->b0[0]) * a->stride[0], lb = (uint64_t)(b->b1[0] - b->b0[0]) * b->stride[0];
+    do {
+        uint64_t x0 = row_lo(a, ia), x1 = x0 + la;
+        if (x1 <= b->lo || x0 >= b->hi)
+            continue;
+        memcpy(ib, b->b0, sizeof ib);
+        do {
+            if (!(*budget)--)
+                return false;
+            uint64_t y0 = row_lo(b, ib);
+            if (y0 < x1 && x0 < y0 + lb)
+                return true;
+        } while (row_next(b, ib));
+    } while (row_next(a, ia));
+    return false;
+}
+
+int ck_global_box(ck_state *s, uint32_t agent, const ck_greg *g, uint32_t *op)
+{
+    uint64_t budget = 1u << 20;
+    for (uint32_t i = 0; i < s->ngregs; i++) {
+        ck_greg *r = &s->gregs[i];
+        const ck_op *o = &s->ops[r->op];
+        if (ck_op_ordered(s, o->agent, r->op)) {
+            s->gregs[i--] = s->gregs[--s->ngregs];   /* its issuer has waited for it */
+            continue;
+        }
+        if (!ck_op_ordered(s, agent, r->op) && boxes_meet(g, r, &budget)) {
+            *op = r->op;
             return CK_GLOBAL_STORE;
         }
     }

@@ -348,6 +348,29 @@ static void phase_done(interp_ctx *c, ck_mbar *m)
 
 static bool flipped(uint64_t before, uint64_t after) { return (before ^ after) >> 63 && before >> 62 & 1; }
 
+/* (w, lane)'s arrive / expect_tx / complete_tx is about to complete the
+ * phase after completion #n of m: a parity wait that observed #n and is not
+ * ordered before this phase's arrivals could, on the GPU, run after them
+ * and find its parity pending again. */
+static int overrun_check(interp_ctx *c, ip_warp *w, int lane, const ck_mbar *m, int op)
+{
+    uint32_t lanes, site;
+    int a = ck_overrun(c->ck, m->comp, m->completions, m->pend, &lanes, &site);
+    if (a < 0)
+        return 0;
+    char o[600];
+    side_str(c, (uint32_t)a, lanes ? (uint32_t)__builtin_ctz(lanes) : 0, site, o, sizeof o);
+    return ip_error(c, INTERP_FAULT, w, lane, c->xfunc, c->xpc,
+                    "[phase-overrun]: this %s completes phase #%u (parity %u) of the mbarrier at shared 0x%x of CTA "
+                    "rank %d, but a wait for the previous phase (#%u, parity %u) is not ordered before this phase's "
+                    "arrivals: on the GPU they may come first, and that wait then finds parity %u pending again "
+                    "and waits for a later phase (a hang, or data a phase too late).  An arrival meant for another "
+                    "barrier (the wrong stage's empty barrier?), or a wait that is not ordered before the next "
+                    "round of arrivals\n  the wait: %s",
+                    ir_ops[op].name, m->completions + 1, m->completions & 1, m->off, m->cta, m->completions,
+                    (m->completions - 1) & 1, (m->completions - 1) & 1, o);
+}
+
 /* An mbarrier instruction by (w, lane) succeeded: before/after are its 8
  * bytes; value is init's count, expect_tx's bytes or arrive's tx. */
 int ip_ck_mbar(interp_ctx *c, ip_warp *w, int lane, int op, int cta, uint32_t off, uint64_t before, uint64_t after,
@@ -401,11 +424,15 @@ int ip_ck_mbar(interp_ctx *c, ip_warp *w, int lane, int op, int cta, uint32_t of
         m->init_count = value;
         m->init_fence_epoch = 0;
         m->ntx = m->landed_bytes = m->arrivals = 0;
+        m->invalidated = false;
+        m->last_any = false;
         ck_release(s, ag, m->pend);   /* the init is ordered before every waiter */
         break;
     }
     case IR_OP_MBARRIER_INVAL:
         m->inited = false;
+        m->invalidated = true;
+        m->inval_agent = ag, m->inval_lane = (uint32_t)lane, m->inval_site = site_here(c);
         break;
     case IR_OP_MBARRIER_EXPECT_TX:
     case IR_OP_MBARRIER_ARRIVE:
@@ -425,15 +452,25 @@ int ip_ck_mbar(interp_ctx *c, ip_warp *w, int lane, int op, int cta, uint32_t of
             }
             m->ntx++;
         }
+        m->last_any = true;
+        m->last_agent = ag, m->last_lane = (uint32_t)lane, m->last_site = site_here(c);
         ck_release(s, ag, m->pend);
-        if (flipped(before, after))
+        if (flipped(before, after)) {
+            int e = overrun_check(c, w, lane, m, op);
+            if (e)
+                return e;
             phase_done(c, m);
+        }
         break;
     case IR_OP_MBARRIER_COMPLETE_TX:
         m->landed_bytes += value;
         ck_release(s, ag, m->pend);
-        if (flipped(before, after))
+        if (flipped(before, after)) {
+            int e = overrun_check(c, w, lane, m, op);
+            if (e)
+                return e;
             phase_done(c, m);
+        }
         break;
     default:
         break;
@@ -441,12 +478,21 @@ int ip_ck_mbar(interp_ctx *c, ip_warp *w, int lane, int op, int cta, uint32_t of
     return 0;
 }
 
+bool ip_ck_mbar_invalidated(interp_ctx *c, int cta, uint32_t off, char *buf, size_t n)
+{
+    ck_mbar *m = ck_mbar_at(c->ck, cta, off);
+    if (!m || m->inited || !m->invalidated)
+        return false;
+    side_str(c, m->inval_agent, m->inval_lane, m->inval_site, buf, n);
+    return true;
+}
+
 /* A test_wait/try_wait by lane `lane` of w found the awaited phase
  * complete.  A thread whose own earlier execution of this same wait (a
  * loop: the next lap) already observed the barrier's latest completion
  * learns nothing new: the phase it names is one it has consumed (a phase
  * bit that does not flip), so it is reported [stale-phase]. */
-int ip_ck_mbar_observed(interp_ctx *c, ip_warp *w, int lane, int cta, uint32_t off)
+int ip_ck_mbar_observed(interp_ctx *c, ip_warp *w, int lane, int cta, uint32_t off, bool parity)
 {
     ck_mbar *m = ck_mbar_at(c->ck, cta, off);
     if (!m)
@@ -460,7 +506,7 @@ int ip_ck_mbar_observed(interp_ctx *c, ip_warp *w, int lane, int cta, uint32_t o
                         "completion #%u, which this thread's previous execution of this wait already observed: the phase it "
                         "names completed long ago (a phase bit that does not flip, or a stage index that does not "
                         "advance?); the data it guards has not been refilled", off, cta, m->completions);
-    ck_seen_set(c->ck, ag, m->comp, m->completions, 1u << lane, site_here(c));
+    ck_seen_set(c->ck, ag, m->comp, m->completions, 1u << lane, site_here(c), parity);
     /* this lane is ordered after the completion; the warp's other lanes only
      * once the warp synchronises (exec_mbar ticks the warp-sync count after
      * the instruction: ck_lane_observe) */
@@ -730,7 +776,7 @@ static int op_report(interp_ctx *c, const ip_op *o, uint32_t rec, const ck_confl
 /* The global bytes a store or reduction writes, as a region (check.h):
  * bulk copies exactly; tensor stores of a tiled map in tile mode with unit
  * element strides and whole-byte elements (others are not tracked). */
-static void global_region(interp_ctx *c, const ip_op *o, const ck_op *rd)
+static bool op_box(const ip_op *o, ck_greg *out)
 {
     ck_greg g;
     memset(&g, 0, sizeof g);
@@ -738,21 +784,21 @@ static void global_region(interp_ctx *c, const ip_op *o, const ck_op *rd)
         const tma_map *m = &o->map;
         unsigned bits = tma_dtype_bits(m->data_type);
         if (m->kind != TMA_MAP_TILED || o->req.mode != TMA_TILE || m->interleave || bits % 8 || !bits)
-            return;
+            return false;
         g.base = m->global_address;
         g.rank = m->rank;
         g.stride[0] = bits / 8;
         uint64_t lo = 0, hi = 0;
         for (int d = 0; d < m->rank; d++) {
             if (m->element_strides[d] != 1)
-                return;
+                return false;
             if (d)
                 g.stride[d] = m->global_strides[d];
             int64_t a = o->req.coords[d], b = a + m->box_dim[d];
             if (a < 0) a = 0;
             if (b > (int64_t)m->global_dim[d]) b = (int64_t)m->global_dim[d];
             if (a >= b)
-                return;              /* wholly out of bounds: writes nothing */
+                return false;        /* wholly out of bounds: touches nothing */
             g.b0[d] = a;
             g.b1[d] = b;
             lo += (uint64_t)a * g.stride[d];
@@ -760,15 +806,24 @@ static void global_region(interp_ctx *c, const ip_op *o, const ck_op *rd)
         }
         g.lo = g.base + lo;
         g.hi = g.base + hi + g.stride[0];
-    } else if (o->dst_cta < 0 || o->kind == IP_OP_BULK_S2G) {
+    } else if (o->kind == IP_OP_BULK_G2S || o->dst_cta < 0 || o->kind == IP_OP_BULK_S2G) {
         g.base = g.lo = o->gaddr;
         g.hi = o->gaddr + o->bytes;
         g.rank = 1;
         g.stride[0] = 1;
         g.b1[0] = o->bytes;
     } else {
-        return;
+        return false;
     }
+    *out = g;
+    return true;
+}
+
+static void global_region(interp_ctx *c, const ip_op *o, const ck_op *rd)
+{
+    ck_greg g;
+    if (o->kind == IP_OP_BULK_G2S || !op_box(o, &g))
+        return;
     ck_op r = *rd;
     r.comp = ck_bulk_wcomp(c->ck, rd->agent, rd->lane);
     if (!r.comp)
@@ -806,6 +861,21 @@ int ip_ck_issue(interp_ctx *c, ip_warp *w, ip_op *o, const char *what)
     o->ck_rec = UINT32_MAX;
     if (load) {
         r.is_load = true;
+        /* its global source: bytes an async store or reduction still writes? */
+        ck_greg src;
+        uint32_t gop;
+        if (ck_gactive(s) && (o->kind == IP_OP_TENSOR || o->kind == IP_OP_BULK_G2S) && op_box(o, &src) &&
+            ck_global_box(s, ag, &src, &gop)) {
+            char other[800];
+            const ck_op *so = ck_op_get(s, gop);
+            op_str(c, gop, other, sizeof other);
+            return ip_error(c, INTERP_FAULT, w, o->lane, c->xfunc, c->xpc,
+                            "data race [global-store-race]: this %s reads global bytes (from 0x%llx) that an "
+                            "asynchronous %s still writes: it is in bulk group %u of its issuing thread, and no "
+                            "cp.async.bulk.wait_group (without .read: .read only frees the source) covering it is "
+                            "ordered before this issue\n  other side: %s",
+                            what, (unsigned long long)src.lo, so->what, so->val - 1, other);
+        }
         uint32_t len = o->kind == IP_OP_TENSOR ? o->foot : o->bytes;
         uint32_t first = UINT32_MAX;
         for (int d = 0; d < c->cl.ncta; d++) {
@@ -839,6 +909,20 @@ int ip_ck_issue(interp_ctx *c, ip_warp *w, ip_op *o, const char *what)
             }
             if (d != w->cta->slot)
                 ck_note_remote(s, ag, (uint32_t)o->lane, site_here(c), d);
+            /* the copy's bytes would land on a live mbarrier's word */
+            ck_mbar *q;
+            for (uint32_t i = 0; (q = ck_mbar_nth(s, i)); i++) {
+                if (q->cta != d || !q->inited || q->off >= o->smem_off + len || q->off + 8 <= o->smem_off)
+                    continue;
+                char oth[600];
+                side_str(c, q->init_agent, q->init_lane, q->init_site, oth, sizeof oth);
+                return ip_error(c, INTERP_FAULT, w, o->lane, c->xfunc, c->xpc,
+                                "[copy-over-mbarrier]: this %s writes shared 0x%x..0x%x of CTA rank %d, over the "
+                                "initialised mbarrier at shared 0x%x: the copy's data would overwrite the barrier's "
+                                "state (its phase, counts and tx-count), and the waits on it then hang or pass at "
+                                "random (a barrier placed inside a stage's buffer?)\n  the mbarrier was initialised "
+                                "from %s", what, o->smem_off, o->smem_off + len - 1, d, q->off, oth);
+            }
             r.comp = m->comp;
             r.val = r.issued_val = m->completions + 1;
             r.cta = d;
@@ -968,13 +1052,32 @@ int ip_ck_exit(interp_ctx *c, ip_warp *w, int lane)
         }
     }
     ip_cta *t = w->cta;
-    if (t->live == 1 && c->cl.ncta > 1) {
+    if (t->live == 1) {
         /* the CTA's exit: every warp of it has its final clock now */
         uint32_t *j = ck_sync_new(s);
         if (!j)
             return 0;
         for (int wi = 0; wi < t->nwarps; wi++)
             ck_join(s, j, ck_clock(s, agent_of(c, &t->warps[wi])));
+        /* a copy into this CTA that no thread of it waited for: the GPU
+         * releases the shared memory at exit while the copy may still be
+         * landing (into the next CTA placed there) */
+        const ck_op *o;
+        for (uint32_t i = 0; (o = ck_op_get(s, i)); i++) {
+            if (!o->is_load || o->wgmma || o->cta != t->slot || !o->comp || j[o->comp] >= o->val)
+                continue;
+            char other[800];
+            op_str(c, i, other, sizeof other);
+            return ip_error(c, INTERP_FAULT, w, lane, c->xfunc, c->xpc,
+                            "[copy-pending-at-exit]: CTA rank %d exits while an asynchronous copy into its shared "
+                            "memory is not ordered before the exit: no thread of the CTA waited for "
+                            "completion #%u of the mbarrier at shared 0x%x that covers it.  The GPU releases the "
+                            "CTA's shared memory at exit, and the copy may land in the next CTA placed there "
+                            "(a look-ahead load past the last iteration?)\n  copy: %s",
+                            t->slot, o->val, o->mbar_off, other);
+        }
+        if (c->cl.ncta == 1)
+            return 0;
         uint32_t plane, psite;
         int peer = ck_remote_unordered(s, j, t->slot, &plane, &psite);
         if (peer >= 0) {
