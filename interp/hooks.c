@@ -352,7 +352,8 @@ static bool flipped(uint64_t before, uint64_t after) { return (before ^ after) >
  * phase after completion #n of m: a parity wait that observed #n and is not
  * ordered before this phase's arrivals could, on the GPU, run after them
  * and find its parity pending again. */
-static int overrun_check(interp_ctx *c, ip_warp *w, int lane, const ck_mbar *m, int op)
+static int overrun_check(interp_ctx *c, ip_warp *w, int lane, int func, uint32_t pc, const ck_mbar *m,
+                         const char *what)
 {
     uint32_t lanes, site;
     int a = ck_overrun(c->ck, m->comp, m->completions, m->pend, &lanes, &site);
@@ -360,14 +361,14 @@ static int overrun_check(interp_ctx *c, ip_warp *w, int lane, const ck_mbar *m, 
         return 0;
     char o[600];
     side_str(c, (uint32_t)a, lanes ? (uint32_t)__builtin_ctz(lanes) : 0, site, o, sizeof o);
-    return ip_error(c, INTERP_FAULT, w, lane, c->xfunc, c->xpc,
+    return ip_error(c, INTERP_FAULT, w, lane, func, pc,
                     "[phase-overrun]: this %s completes phase #%u (parity %u) of the mbarrier at shared 0x%x of CTA "
                     "rank %d, but a wait for the previous phase (#%u, parity %u) is not ordered before this phase's "
                     "arrivals: on the GPU they may come first, and that wait then finds parity %u pending again "
                     "and waits for a later phase (a hang, or data a phase too late).  An arrival meant for another "
                     "barrier (the wrong stage's empty barrier?), or a wait that is not ordered before the next "
                     "round of arrivals\n  the wait: %s",
-                    ir_ops[op].name, m->completions + 1, m->completions & 1, m->off, m->cta, m->completions,
+                    what, m->completions + 1, m->completions & 1, m->off, m->cta, m->completions,
                     (m->completions - 1) & 1, (m->completions - 1) & 1, o);
 }
 
@@ -456,7 +457,7 @@ int ip_ck_mbar(interp_ctx *c, ip_warp *w, int lane, int op, int cta, uint32_t of
         m->last_agent = ag, m->last_lane = (uint32_t)lane, m->last_site = site_here(c);
         ck_release(s, ag, m->pend);
         if (flipped(before, after)) {
-            int e = overrun_check(c, w, lane, m, op);
+            int e = overrun_check(c, w, lane, c->xfunc, c->xpc, m, ir_ops[op].name);
             if (e)
                 return e;
             phase_done(c, m);
@@ -466,7 +467,7 @@ int ip_ck_mbar(interp_ctx *c, ip_warp *w, int lane, int op, int cta, uint32_t of
         m->landed_bytes += value;
         ck_release(s, ag, m->pend);
         if (flipped(before, after)) {
-            int e = overrun_check(c, w, lane, m, op);
+            int e = overrun_check(c, w, lane, c->xfunc, c->xpc, m, ir_ops[op].name);
             if (e)
                 return e;
             phase_done(c, m);
@@ -961,12 +962,12 @@ int ip_ck_issue(interp_ctx *c, ip_warp *w, ip_op *o, const char *what)
 
 /* A load's bytes completed `tx` on the mbarrier of CTA mc for destination
  * d: before/after are the mbarrier's bytes. */
-void ip_ck_complete(interp_ctx *c, const ip_op *o, int d, int mc, uint64_t before, uint64_t after, uint32_t tx)
+int ip_ck_complete(interp_ctx *c, const ip_op *o, int d, int mc, uint64_t before, uint64_t after, uint32_t tx)
 {
     ck_state *s = c->ck;
     ck_mbar *m = ck_mbar_at(s, mc, o->mbar_off);
     if (!m)
-        return;
+        return 0;
     uint32_t rec = o->ck_rec;
     ck_op *r = NULL;
     if (rec != UINT32_MAX) {
@@ -985,6 +986,10 @@ void ip_ck_complete(interp_ctx *c, const ip_op *o, int d, int mc, uint64_t befor
         r->landed = true;
     }
     if (flipped(before, after)) {
+        /* reported at the copy's issue (the landing has no instruction) */
+        int e = overrun_check(c, &c->cl.ctas[o->cta].warps[o->warp], o->lane, o->func, o->pc, m, r ? r->what : "asynchronous copy");
+        if (e)
+            return e;
         phase_done(c, m);
         /* the bytes counted into a later phase (expect_tx too small: the
          * phase completed in the middle of the copy) are covered only by
@@ -996,6 +1001,7 @@ void ip_ck_complete(interp_ctx *c, const ip_op *o, int d, int mc, uint64_t befor
     } else if (r) {
         r->val = m->completions + 1;
     }
+    return 0;
 }
 
 void ip_ck_bulk_waited(interp_ctx *c, ip_warp *w, int lane, uint32_t upto, bool read_only)

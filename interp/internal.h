@@ -383,7 +383,7 @@ int ip_ck_wait_used(interp_ctx *c, ip_warp *w, int lane, const ir_instr *in);
 void ip_ck_describe_mbar(interp_ctx *c, int cta, uint32_t off, const char *ind, char *buf, size_t n);
 void ip_ck_deadlock_others(interp_ctx *c, const uint32_t (*seen)[2], int nseen, char *buf, size_t n);
 int ip_ck_issue(interp_ctx *c, ip_warp *w, ip_op *o, const char *what);
-void ip_ck_complete(interp_ctx *c, const ip_op *o, int d, int mc, uint64_t before, uint64_t after, uint32_t tx);
+int ip_ck_complete(interp_ctx *c, const ip_op *o, int d, int mc, uint64_t before, uint64_t after, uint32_t tx);
 void ip_ck_bulk_waited(interp_ctx *c, ip_warp *w, int lane, uint32_t upto, bool read_only);
 /* a generic global access, while asynchronous stores may be writing */
 int ip_ck_global(interp_ctx *c, ip_warp *w, int lane, uint64_t a, uint32_t n, bool write);

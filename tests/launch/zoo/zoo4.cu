@@ -583,3 +583,76 @@ template <bool BUG> __device__ __forceinline__ void k_cl_mc_tx_own_box(const Ten
     cluster_sync();
 }
 ZOO(cl_mc_tx_own_box)
+
+// ---- 16-18: more ring and barrier slips ------------------------------------------------------------
+
+// 16. The producer waits on the full barrier where it meant the empty one
+//     (full[s] for empty[s], a copy-paste slip): its own previous load's
+//     completion lets it through, and it refills a stage the consumers may
+//     still be reading.
+template <bool BUG> __device__ __forceinline__ void k_prod_waits_full(const TensorMap *tm, const TensorMap *tmo, float *dst, const float *out)
+{
+    __shared__ Ring r;
+    ring_init(r, NCONS);
+    if (threadIdx.x < 32) {
+        if (elect_sync())
+            for (int k = 0; k < 4; k++) {
+                int s = k % 2, ph = (k / 2) & 1;
+                wait_parity(saddr(BUG ? &r.full[s] : &r.empty[s]), ph ^ 1);
+                arrive_expect_tx(saddr(&r.full[s]), TILE_BYTES);
+                tma_load(saddr(r.tile[s]), tm, 16 * k, 8, saddr(&r.full[s])); // BUG prod_waits_full copy-over-access|copy-overlap
+            }
+    } else {
+        int t = threadIdx.x - 32;
+#pragma unroll 1
+        for (int k = 0; k < 4; k++) {
+            int s = k % 2, ph = (k / 2) & 1;
+            wait_parity(saddr(&r.full[s]), ph);
+            dst[k * TILE + t] = r.tile[s][t] + r.tile[s][t + 64]; // BUG prod_waits_full copy-not-waited|copy-over-access
+            arrive(saddr(&r.empty[s]));
+        }
+    }
+}
+ZOO(prod_waits_full)
+
+// 17. The consumer warps synchronise on named barrier 1 with a thread
+//     count of 96 (the whole CTA), but warp 0, the producer, never joins
+//     barrier 1: the consumers wait there forever.
+template <bool BUG> __device__ __forceinline__ void k_named_bar_long(const TensorMap *tm, const TensorMap *tmo, float *dst, const float *out)
+{
+    __shared__ float part[NCONS];
+    if (threadIdx.x >= 32) {
+        int t = threadIdx.x - 32;
+        part[t] = out[t] + t * 0.25f;
+        named_sync(1, BUG ? 96 : NCONS); // BUG named_bar_long deadlock
+        dst[t] = part[t] + part[t ^ 32];
+    }
+}
+ZOO(named_bar_long)
+
+// 18. Only half of the producer warp stays (lanes 16-31 leave early), and
+//     the remaining lanes pick their leader with elect.sync over the full
+//     mask 0xffffffff, which names lanes that have exited.
+template <bool BUG> __device__ __forceinline__ void k_elect_after_exit(const TensorMap *tm, const TensorMap *tmo, float *dst, const float *out)
+{
+    __shared__ alignas(128) float tile[TILE];
+    __shared__ alignas(8) unsigned long long full;
+    if (threadIdx.x == 0) {
+        mbar_init(saddr(&full), 1);
+        fence_init();
+    }
+    __syncthreads();
+    if (threadIdx.x < 32) {
+        if (BUG && threadIdx.x >= 16)
+            return;
+        if (BUG ? elect_sync() : lane0()) { // BUG elect_after_exit aligned-partial-warp|sync-mask-exited
+            arrive_expect_tx(saddr(&full), TILE_BYTES);
+            tma_load(saddr(tile), tm, 0, 8, saddr(&full));
+        }
+    } else {
+        int t = threadIdx.x - 32;
+        wait_parity(saddr(&full), 0);
+        dst[t] = tile[t] + tile[t + 64];
+    }
+}
+ZOO(elect_after_exit)
