@@ -675,6 +675,21 @@ void ip_ck_describe_mbar(interp_ctx *c, int cta, uint32_t off, const char *ind, 
     if (k < 0 || (size_t)k >= n - at)
         return;
     at += (size_t)k;
+    /* the thread that arrived on it last (in any phase) has exited: a
+     * producer whose loop ended early, a role that returned */
+    if (m->last_any) {
+        int nw = (int)c->plan->nwarps, lc = (int)m->last_agent / nw, lw = (int)m->last_agent % nw;
+        const ip_warp *lwp = &c->cl.ctas[lc].warps[lw];
+        if (lwp->exited >> m->last_lane & 1) {
+            char who[600];
+            side_str(c, m->last_agent, m->last_lane, m->last_site, who, sizeof who);
+            k = snprintf(buf + at, n - at, "\n%sthe last thread that arrived on it (or announced bytes) has exited, "
+                         "so nothing more comes from it: %s (a producer whose loop ended early?)", ind, who);
+            if (k < 0 || (size_t)k >= n - at)
+                return;
+            at += (size_t)k;
+        }
+    }
     /* the barrier at the same offset of another CTA, arrived on by its own
      * threads through .shared::cluster: a signal meant for this one */
     ck_mbar *q;
@@ -1058,32 +1073,13 @@ int ip_ck_exit(interp_ctx *c, ip_warp *w, int lane)
         }
     }
     ip_cta *t = w->cta;
-    if (t->live == 1) {
+    if (t->live == 1 && c->cl.ncta > 1) {
         /* the CTA's exit: every warp of it has its final clock now */
         uint32_t *j = ck_sync_new(s);
         if (!j)
             return 0;
         for (int wi = 0; wi < t->nwarps; wi++)
             ck_join(s, j, ck_clock(s, agent_of(c, &t->warps[wi])));
-        /* a copy into this CTA that no thread of it waited for: the GPU
-         * releases the shared memory at exit while the copy may still be
-         * landing (into the next CTA placed there) */
-        const ck_op *o;
-        for (uint32_t i = 0; (o = ck_op_get(s, i)); i++) {
-            if (!o->is_load || o->wgmma || o->cta != t->slot || !o->comp || j[o->comp] >= o->val)
-                continue;
-            char other[800];
-            op_str(c, i, other, sizeof other);
-            return ip_error(c, INTERP_FAULT, w, lane, c->xfunc, c->xpc,
-                            "[copy-pending-at-exit]: CTA rank %d exits while an asynchronous copy into its shared "
-                            "memory is not ordered before the exit: no thread of the CTA waited for "
-                            "completion #%u of the mbarrier at shared 0x%x that covers it.  The GPU releases the "
-                            "CTA's shared memory at exit, and the copy may land in the next CTA placed there "
-                            "(a look-ahead load past the last iteration?)\n  copy: %s",
-                            t->slot, o->val, o->mbar_off, other);
-        }
-        if (c->cl.ncta == 1)
-            return 0;
         uint32_t plane, psite;
         int peer = ck_remote_unordered(s, j, t->slot, &plane, &psite);
         if (peer >= 0) {

@@ -21,6 +21,9 @@
  *     by bar.warp.sync or an acquire and not by shfl.sync; sub-word accesses
  *     of one granule by several lanes, loads by many lanes and a lane's own
  *     accesses never reported;
+ *   - a parity wait not ordered before the arrivals of the barrier's next
+ *     phase (check/ directly: ck_overrun), and a TMA load's source box
+ *     against a TMA store still writing it, row by row (ck_global_box);
  *   - a copy that only lane 0 of the warp waited for, read by the other
  *     lanes with no __syncwarp after the wait; with bar.warp.sync the lanes
  *     that reach it first wait there for lane 0 (the scheduler converges
@@ -81,6 +84,89 @@ static void wgmma_window(void)
 }
 
 /* lanes of one warp (agent 0), check/ directly */
+/* ck_overrun: a parity wait that observed completion n of a barrier must
+ * be ordered before the arrivals of completion n + 1 (zoo4 rel_wrong_stage:
+ * the consumers release the other stage's empty barrier, and its next phase
+ * may complete before the producer's wait for the previous one runs). */
+static void overrun(void)
+{
+    ck_state *s = ck_new(1, 3, 4096);
+    if (!s) {
+        printf("FAIL overrun: ck_new\n");
+        check_failures++;
+        return;
+    }
+    ck_mbar *m = ck_mbar_at(s, 0, 0x100);
+    uint32_t lanes, site, comp = m->comp;
+    /* warp 0 waits (parity) and sees completion 1; warp 1's arrivals for
+     * completion 2 know nothing of that wait */
+    ck_seen_set(s, 0, comp, 1, 1u << 3, 77, true);
+    uint32_t *pend = ck_sync_new(s);
+    ck_release(s, 1, pend);
+    CK_EXPECT("overrun: next phase's arrival unordered with the parity wait", ck_overrun(s, comp, 1, pend, &lanes, &site), 0);
+    CK_EXPECT("... names the wait's site", (int)site, 77);
+    CK_EXPECT("... and its lane", (int)lanes, 1 << 3);
+    CK_EXPECT("overrun: only waits of completion n count", ck_overrun(s, comp, 2, pend, &lanes, &site), -1);
+    /* warp 0 releases after its wait (an arrive on the empty barrier), warp 1
+     * acquires it and then arrives: ordered */
+    uint32_t *empty = ck_sync_new(s);
+    ck_release(s, 0, empty);
+    ck_acquire(s, 1, empty);
+    ck_clear(s, pend);
+    ck_release(s, 1, pend);
+    CK_EXPECT("overrun: an arrival ordered after the wait is fine", ck_overrun(s, comp, 1, pend, &lanes, &site), -1);
+    /* a second lane's later wait of the same completion: the arrival must
+     * come after that one too */
+    ck_seen_set(s, 0, comp, 1, 1u << 4, 77, true);
+    CK_EXPECT("overrun: ... and after a later lane's wait of the same completion",
+              ck_overrun(s, comp, 1, pend, &lanes, &site), 0);
+    CK_EXPECT("... both lanes named", (int)lanes, 3 << 3);
+    /* a wait by state (not parity) is not overrun by later phases */
+    ck_seen_set(s, 2, comp, 1, 1, 78, false);
+    ck_seen_set(s, 0, comp, 0, 1, 77, true);
+    ck_clear(s, pend);
+    CK_EXPECT("overrun: a state wait is never overrun", ck_overrun(s, comp, 1, pend, &lanes, &site), -1);
+    ck_free(s);
+}
+
+/* ck_global_box: a TMA load's source box against a store region still in
+ * flight, row by row (zoo4 store_then_reload). */
+static void global_box(void)
+{
+    ck_state *s = ck_new(1, 2, 4096);
+    if (!s) {
+        printf("FAIL global box: ck_new\n");
+        check_failures++;
+        return;
+    }
+    ck_op st = { .agent = 0, .lane = 0, .site = 5, .id = 1, .what = "TMA store", .cta = -1,
+                 .comp = ck_bulk_wcomp(s, 0, 0), .val = 1 };
+    /* a 64x64 f32 tensor at 0x10000 (rows of 256 bytes): the store writes
+     * columns 0..15 of rows 0..7 */
+    ck_greg g = { .base = 0x10000, .rank = 2, .stride = { 4, 256 }, .b0 = { 0, 0 }, .b1 = { 16, 8 } };
+    g.lo = 0x10000;
+    g.hi = 0x10000 + 7 * 256 + 64;
+    g.op = ck_op_new(s, &st);
+    ck_greg_add(s, &g);
+    ck_greg ld = g;
+    uint32_t op = UINT32_MAX;
+    CK_EXPECT("global box: the same box read back before the store completes races",
+              ck_global_box(s, 1, &ld, &op), CK_GLOBAL_STORE);
+    CK_EXPECT("... naming the store", (int)op, (int)g.op);
+    /* columns 16..31 of the same rows: inside the bounding range, no byte shared */
+    ld.b0[0] = 16, ld.b1[0] = 32;
+    ld.lo = 0x10000 + 64, ld.hi = 0x10000 + 7 * 256 + 128;
+    CK_EXPECT("global box: interleaved rows that share no byte do not", ck_global_box(s, 1, &ld, &op), CK_OK);
+    /* rows 7..14, columns 8..23: one row overlaps in 8 columns */
+    ld.b0[0] = 8, ld.b1[0] = 24, ld.b0[1] = 7, ld.b1[1] = 15;
+    ld.lo = 0x10000 + 7 * 256 + 32, ld.hi = 0x10000 + 14 * 256 + 96;
+    CK_EXPECT("global box: one shared row is enough", ck_global_box(s, 1, &ld, &op), CK_GLOBAL_STORE);
+    /* once the issuing thread waited for the store (wait_group without .read) */
+    ck_observe(s, 0, st.comp, 1);
+    CK_EXPECT("global box: after the issuer's wait_group the region is gone", ck_global_box(s, 1, &ld, &op), CK_OK);
+    ck_free(s);
+}
+
 static void lanes(void)
 {
     ck_state *s = ck_new(1, 2, 4096);
@@ -299,6 +385,28 @@ static const char *other_bar = K("k", "", BAR "  .shared .align 8 .b64 bar2;\n  
 "  @!%p1 bra W0;\n"
 "  ret;\n");
 
+/* a barrier invalidated and then armed again without an init */
+static const char *inval_use = K("k", "", BAR,
+"  mov.u32 %r2, bar;\n"
+"  mbarrier.init.shared::cta.b64 [%r2], 1;\n"
+"  mbarrier.arrive.shared::cta.b64 _, [%r2];\n"
+"  mbarrier.inval.shared::cta.b64 [%r2];\n"
+"  mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r2], 64;\n"
+"  ret;\n");
+
+/* the barrier sits inside the buffer a bulk copy fills */
+static const char *copy_over_bar = K("k", "", "  .shared .align 128 .b8 buf[256];\n",
+"  mov.u32 %r4, buf;\n"
+"  add.u32 %r2, %r4, 64;\n"
+"  mbarrier.init.shared::cta.b64 [%r2], 1;\n"
+"  mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r2], 128;\n"
+"  add.s64 %rd4, %rd1, 1024;\n"
+"  cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r4], [%rd4], 128, [%r2];\n"
+"W0:\n"
+"  mbarrier.try_wait.parity.shared::cta.b64 %p1, [%r2], 0;\n"
+"  @!%p1 bra W0;\n"
+"  ret;\n");
+
 /* warp 0 waits at a named barrier for 64 threads; warp 1 never comes */
 static const char *bar_dead = K("k", "", "",
 "  setp.ge.u32 %p1, %r1, 32;\n"
@@ -461,7 +569,26 @@ int main(void)
     th_run_k(&r, bar_dead, "k", 1, 64, 1, 0, 1, INTERP_COMPLETE_DEFERRED, NULL, 0);
     CHECK_MSG("a warp stuck at bar.sync is reported at the bar.sync itself", &r, INTERP_DEADLOCK,
               "bar.sync at test.ptx:16: bar.sync 1, 64;\n      barrier 1: 32 of 64 threads arrived");
+    CHECK_MSG("... saying the count exceeds the threads left", &r, INTERP_DEADLOCK,
+              "the count 64 is more than the 32 thread(s) of the CTA that have not exited");
     th_free(&r);
+
+    th_run_k(&r, inval_use, "k", 1, 1, 1, 0, 1, INTERP_COMPLETE_DEFERRED, NULL, 0);
+    CHECK_MSG("an arrive on an invalidated barrier names the inval", &r, INTERP_FAULT,
+              "[mbarrier-invalidated]: mbarrier.arrive on an mbarrier that is not initialised");
+    CHECK_MSG("... and where it was invalidated", &r, INTERP_FAULT,
+              "invalidated by: CTA (0,0,0) warp 0 lane 0 at test.ptx:");
+    CHECK_MSG("... (the inval)", &r, INTERP_FAULT, ": mbarrier.inval.shared::cta.b64 [%r2];");
+    th_free(&r);
+
+    for (int p = 0; p < 3; p++) {
+        th_run_k(&r, copy_over_bar, "k", 1, 1, 1, 0, 1, pols[p], NULL, 0);
+        snprintf(n, sizeof n, "a copy over its own barrier is reported at the copy (%s)", pn[p]);
+        CHECK_MSG(n, &r, INTERP_FAULT, "[copy-over-mbarrier]: this bulk copy global->shared::cluster writes shared 0x400..0x47f of CTA rank 0, over the initialised mbarrier at shared 0x440");
+        snprintf(n, sizeof n, "... naming the barrier's init (%s)", pn[p]);
+        CHECK_MSG(n, &r, INTERP_FAULT, "the mbarrier was initialised from CTA (0,0,0) warp 0 lane 0 at test.ptx:");
+        th_free(&r);
+    }
 
     uint64_t wt = 1;
     th_run_k(&r, cpasync, "k", 1, 64, 1, 0, 1, INTERP_COMPLETE_DEFERRED, &wt, 1);
@@ -554,6 +681,8 @@ int main(void)
     CHECK_OK("fenced, and waited for: clean", &r);
     th_free(&r);
     wgmma_window();
+    overrun();
+    global_box();
     lanes();
 
     uint64_t lm[2] = { 0, 0 };

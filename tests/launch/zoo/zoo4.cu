@@ -392,7 +392,10 @@ ZOO(dual_producer_tx)
 // 9. The producer looks one k-block ahead and issues the load for k + 1
 //    after each wait, so its last iteration loads a block past the loop
 //    (still inside the tensor) that nobody waits for: the CTA exits with
-//    that copy in flight into its shared memory.
+//    that copy in flight into its shared memory.  Not counted as a bug (no
+//    marker): the CuTe Hopper tutorial's mainloop (tests/hw/cutlass) does
+//    the same, and on the H100 a CTA's exit waits for its own copies
+//    (HARDWARE.md, exitprobe.cu); ptxi runs both clean.
 template <bool BUG> __device__ __forceinline__ void k_exit_tma_inflight(const TensorMap *tm, const TensorMap *tmo, float *dst, const float *out)
 {
     __shared__ Ring r;
@@ -408,7 +411,7 @@ template <bool BUG> __device__ __forceinline__ void k_exit_tma_inflight(const Te
                     break;
                 wait_parity(saddr(&r.empty[s]), ph ^ 1);
                 arrive_expect_tx(saddr(&r.full[s]), TILE_BYTES);
-                tma_load(saddr(r.tile[s]), tm, 16 * n, 8, saddr(&r.full[s])); // BUG exit_tma_inflight copy-pending-at-exit
+                tma_load(saddr(r.tile[s]), tm, 16 * n, 8, saddr(&r.full[s]));
             }
         }
     } else {
@@ -599,15 +602,15 @@ template <bool BUG> __device__ __forceinline__ void k_prod_waits_full(const Tens
             for (int k = 0; k < 4; k++) {
                 int s = k % 2, ph = (k / 2) & 1;
                 wait_parity(saddr(BUG ? &r.full[s] : &r.empty[s]), ph ^ 1);
-                arrive_expect_tx(saddr(&r.full[s]), TILE_BYTES);
-                tma_load(saddr(r.tile[s]), tm, 16 * k, 8, saddr(&r.full[s])); // BUG prod_waits_full copy-over-access|copy-overlap
+                arrive_expect_tx(saddr(&r.full[s]), TILE_BYTES); // BUG prod_waits_full phase-overrun|deadlock
+                tma_load(saddr(r.tile[s]), tm, 16 * k, 8, saddr(&r.full[s])); // BUG prod_waits_full copy-over-access|copy-overlap|phase-overrun
             }
     } else {
         int t = threadIdx.x - 32;
 #pragma unroll 1
         for (int k = 0; k < 4; k++) {
             int s = k % 2, ph = (k / 2) & 1;
-            wait_parity(saddr(&r.full[s]), ph);
+            wait_parity(saddr(&r.full[s]), ph); // BUG prod_waits_full deadlock|phase-overrun
             dst[k * TILE + t] = r.tile[s][t] + r.tile[s][t + 64]; // BUG prod_waits_full copy-not-waited|copy-over-access
             arrive(saddr(&r.empty[s]));
         }
@@ -656,3 +659,48 @@ template <bool BUG> __device__ __forceinline__ void k_elect_after_exit(const Ten
     }
 }
 ZOO(elect_after_exit)
+
+// 19. A persistent kernel reuses its stage as the epilogue's staging
+//     buffer (CUTLASS's smem union of mainloop and epilogue): the consumer
+//     scales the tile in place, stores it with a TMA store and releases the
+//     stage, but without cp.async.bulk.wait_group.read first: the next
+//     tile's load lands in the buffer the store may still be reading.
+template <bool BUG> __device__ __forceinline__ void k_epi_alias_store(const TensorMap *tm, const TensorMap *tmo, float *dst, const float *out)
+{
+    __shared__ alignas(128) float buf[TILE];
+    __shared__ alignas(8) unsigned long long full, empty;
+    if (threadIdx.x == 0) {
+        mbar_init(saddr(&full), 1);
+        mbar_init(saddr(&empty), 1);
+        fence_init();
+    }
+    __syncthreads();
+    if (threadIdx.x < 32) {
+        if (elect_sync())
+            for (int k = 0; k < 2; k++) {
+                wait_parity(saddr(&empty), (k & 1) ^ 1);
+                arrive_expect_tx(saddr(&full), TILE_BYTES);
+                tma_load(saddr(buf), tm, 16 * k, 8, saddr(&full)); // BUG epi_alias_store copy-overlap|store-source-reused
+            }
+    } else {
+        int t = threadIdx.x - 32;
+#pragma unroll 1
+        for (int k = 0; k < 2; k++) {
+            wait_parity(saddr(&full), k & 1);
+            buf[t] *= 2.0f;
+            buf[t + 64] *= 2.0f;
+            fence_async();
+            named_sync(1, NCONS);
+            if (t == 0) {
+                tma_store(tmo, saddr(buf), 16 * k, 0);
+                commit();
+                if (!BUG)
+                    wait_read0();
+                arrive(saddr(&empty));
+            }
+        }
+        if (t == 0)
+            wait_all();
+    }
+}
+ZOO(epi_alias_store)

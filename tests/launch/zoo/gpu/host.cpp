@@ -54,6 +54,9 @@ int main(int argc, char **argv)
     if (!strcmp(mode, "zoo")) {
         cl = grid = (unsigned)atoi(argv[4]);
         params[0] = &tm; params[1] = &tmo; params[2] = &dst; params[3] = &out;
+    } else if (!strcmp(mode, "exit")) {
+        grid = (unsigned)atoi(argv[4]); arg = argc > 5 ? (unsigned)atoi(argv[5]) : 0; block = 128;
+        params[0] = &tm; params[1] = &dst; params[2] = &arg;
     } else if (!strcmp(mode, "arrive")) {
         arg = (unsigned)atoi(argv[4]); block = 32;
         params[0] = &dst; params[1] = &arg;
@@ -82,6 +85,9 @@ int main(int argc, char **argv)
         /* third hash: dst's first 8 KiB only (zoo3's tmap kernels keep a map, with
          * this run's global address in it, at byte 8192) */
         printf("%s OK %016llx %016llx %016llx\n", name, fnv(hb, 16384), fnv(ho, 16384), fnv(hb, 8192));
+    } else if (!strcmp(mode, "exit")) {
+        unsigned *u = (unsigned *)hb;
+        printf("%s OK wait=%u changed_words=%u ctas=%u\n", name, arg, u[0], u[1]);
     } else if (!strcmp(mode, "arrive")) {
         unsigned *u = (unsigned *)hb;
         printf("%s OK count=%u lane0: done=%u pending=%u lane31: done=%u pending=%u\n", name, arg, u[0], u[1], u[62], u[63]);

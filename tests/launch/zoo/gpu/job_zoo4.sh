@@ -3,17 +3,23 @@
 # from this folder with zoo4.cu copied here: `OUTF=out.tar.xz bash job_zoo4.sh`): the
 # broken kernel twice, its twin once, 3 s limit each (host.cpp).  One
 # line per run in results.txt: NAME OK <dst hash> <out hash> <dst[0,8K) hash>
-# | HANG | FAULT <error>.
+# | HANG | FAULT <error>; first, exitprobe.cu's lines (host.cpp mode exit).
 set -u
 start=$(date +%s)
 W=$(mktemp -d)
 LOG=$W/log.txt
 {
   nvcc -arch=sm_90a -O3 -cubin zoo4.cu -o $W/zoo4.cubin &&
-  g++ -O2 -I/usr/local/cuda/include host.cpp -o $W/host -L/usr/local/cuda/lib64 -L/usr/local/cuda/lib64/stubs -lcuda
+  g++ -O2 -I/usr/local/cuda/include host.cpp -o $W/host -L/usr/local/cuda/lib64 -L/usr/local/cuda/lib64/stubs -lcuda &&
+  nvcc -arch=sm_90a -O3 -cubin exitprobe.cu -o $W/exitprobe.cubin
 } >> $LOG 2>&1 || echo "BUILD FAILED" >> $LOG
 R=$W/results.txt
 : > $R
+# exitprobe.cu: CTAs that exit with their own TMA loads in flight (wait 0)
+# or after waiting for them (wait 1), 16384 CTAs in many waves
+for c in "16384 1" "16384 0" "16384 0" "16384 0" "65536 0" "16384 1"; do
+  timeout -s KILL 8 $W/host $W/exitprobe.cubin exit_inflight exit $c >> $R 2>>$LOG || echo "exit_inflight $c rc=$?" >> $R
+done
 names=$(grep -o '^ZOO([a-z0-9_]*)' zoo4.cu | sed 's/ZOO(\(.*\))/\1/')
 echo "kernels: $names" >> $LOG
 for n in $names; do
@@ -25,5 +31,5 @@ for n in $names; do
   done
 done
 nvidia-smi -q 2>/dev/null | grep -m3 -i "product name\|driver version" >> $LOG
-cp zoo4.cu $W/
-tar -C $W -cJf "$OUTF" results.txt log.txt zoo4.cu
+cp zoo4.cu exitprobe.cu $W/
+tar -C $W -cJf "$OUTF" results.txt log.txt zoo4.cu exitprobe.cu
