@@ -675,6 +675,17 @@ void ip_ck_describe_mbar(interp_ctx *c, int cta, uint32_t off, const char *ind, 
     if (k < 0 || (size_t)k >= n - at)
         return;
     at += (size_t)k;
+    /* a first phase nobody has arrived on: two sides each waiting for the
+     * other's first signal (a producer that waits on its fresh "empty"
+     * barrier with parity 0, where parity 1 passes at once) */
+    if (!m->completions && !m->last_any && !m->landed_bytes) {
+        k = snprintf(buf + at, n - at, "\n%snothing has arrived on it since its init: a wait blocked here waits for "
+                     "its first phase (parity 0), which needs %u arrival(s) that have not come (a producer's first "
+                     "wait on a fresh \"empty\" barrier is for parity 1, which passes at once)", ind, m->init_count);
+        if (k < 0 || (size_t)k >= n - at)
+            return;
+        at += (size_t)k;
+    }
     /* the thread that arrived on it last (in any phase) has exited: a
      * producer whose loop ended early, a role that returned */
     if (m->last_any) {
@@ -684,7 +695,7 @@ void ip_ck_describe_mbar(interp_ctx *c, int cta, uint32_t off, const char *ind, 
             char who[600];
             side_str(c, m->last_agent, m->last_lane, m->last_site, who, sizeof who);
             k = snprintf(buf + at, n - at, "\n%sthe last thread that arrived on it (or announced bytes) has exited, "
-                         "so nothing more comes from it: %s (a producer whose loop ended early?)", ind, who);
+                         "so nothing more comes from it: %s (if it was to arrive again: a producer whose loop ended early?)", ind, who);
             if (k < 0 || (size_t)k >= n - at)
                 return;
             at += (size_t)k;

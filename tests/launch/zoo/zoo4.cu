@@ -40,6 +40,10 @@ __device__ __forceinline__ void arrive(unsigned bar)
 {
     asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" :: "r"(bar) : "memory");
 }
+__device__ __forceinline__ void expect_tx(unsigned bar, unsigned bytes)
+{
+    asm volatile("mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [%0], %1;" :: "r"(bar), "r"(bytes) : "memory");
+}
 __device__ __forceinline__ void arrive_expect_tx(unsigned bar, unsigned bytes)
 {
     asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" :: "r"(bar), "r"(bytes) : "memory");
@@ -704,3 +708,34 @@ template <bool BUG> __device__ __forceinline__ void k_epi_alias_store(const Tens
     }
 }
 ZOO(epi_alias_store)
+
+// 20. The consumer warps, when they release a stage, also arm its full
+//     barrier for the next lap (mbarrier.expect_tx from one lane per warp),
+//     while the producer announces the same bytes with its own
+//     arrive.expect_tx: the second lap waits for three times the bytes.
+template <bool BUG> __device__ __forceinline__ void k_consumer_expect_tx(const TensorMap *tm, const TensorMap *tmo, float *dst, const float *out)
+{
+    __shared__ Ring r;
+    ring_init(r, NCONS);
+    if (threadIdx.x < 32) {
+        if (elect_sync())
+            for (int k = 0; k < 4; k++) {
+                int s = k % 2, ph = (k / 2) & 1;
+                wait_parity(saddr(&r.empty[s]), ph ^ 1);
+                arrive_expect_tx(saddr(&r.full[s]), TILE_BYTES);
+                tma_load(saddr(r.tile[s]), tm, 16 * k, 8, saddr(&r.full[s]));
+            }
+    } else {
+        int t = threadIdx.x - 32;
+#pragma unroll 1
+        for (int k = 0; k < 4; k++) {
+            int s = k % 2, ph = (k / 2) & 1;
+            wait_parity(saddr(&r.full[s]), ph);
+            dst[k * TILE + t] = r.tile[s][t] + r.tile[s][t + 64];
+            if (BUG && k + 2 < 4 && lane0())
+                expect_tx(saddr(&r.full[s]), TILE_BYTES); // BUG consumer_expect_tx deadlock
+            arrive(saddr(&r.empty[s]));
+        }
+    }
+}
+ZOO(consumer_expect_tx)
