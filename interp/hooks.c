@@ -36,6 +36,15 @@
  *                        multicast) before its init is ordered by a cluster
  *                        barrier, or with no fence.mbarrier_init (or release
  *                        cluster arrive) after the init
+ *   phase-overrun        an arrival or a copy's landing completing a
+ *                        barrier's next phase while a parity wait for the
+ *                        previous phase is not ordered before its arrivals
+ *                        (ck_overrun): on the GPU that wait may then find its
+ *                        parity pending again
+ *   copy-over-mbarrier   a copy whose destination covers an initialised
+ *                        mbarrier
+ *   mbarrier-invalidated an operation on a barrier mbarrier.inval
+ *                        invalidated (memexec.c's mbar_fault names the inval)
  *   mbarrier-reinit-live  mbarrier.init over a barrier with arrivals, bytes
  *                        or copies outstanding in its current phase
  *   stale-phase          a wait, in a loop, succeeding on the completion its
@@ -48,7 +57,8 @@
  *   wgmma-operand-unordered  a wgmma.mma_async issued over tile bytes a thread
  *                        wrote with no barrier ordering the write before it
  *                        (a TMA copy not waited for is copy-not-waited)
- *   global-store-race    a global access to bytes an async store still writes
+ *   global-store-race    a global access, or a TMA/bulk load's source box
+ *                        (ck_global_box), to bytes an async store still writes
  *   tensormap-no-acquire a TMA through a map written in the kernel without
  *                        fence.proxy.tensormap::generic.acquire after the write
  *   (aligned-partial-warp, tensormap-not-global: in memexec.c and async.c)
