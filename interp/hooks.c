@@ -358,6 +358,23 @@ static void phase_done(interp_ctx *c, ck_mbar *m)
 
 static bool flipped(uint64_t before, uint64_t after) { return (before ^ after) >> 63 && before >> 62 & 1; }
 
+/* A thread of the barrier's own CTA uses it: its init (by another warp)
+ * must be ordered before, by a bar.sync or cluster barrier after the init
+ * (on the GPU the use may otherwise come first and find no barrier). */
+static int local_init_check(interp_ctx *c, ip_warp *w, int lane, const ck_mbar *m, const char *what)
+{
+    uint32_t ag = agent_of(c, w);
+    if (!m->inited || m->init_agent == ag || ck_before(c->ck, ag, m->init_agent, m->init_epoch))
+        return 0;
+    char o[600];
+    side_str(c, m->init_agent, m->init_lane, m->init_site, o, sizeof o);
+    return ip_error(c, INTERP_FAULT, w, lane, c->xfunc, c->xpc,
+                    "[mbarrier-init-unordered]: %s on the mbarrier at shared 0x%x of CTA rank %d before its "
+                    "initialisation is ordered before this thread (no bar.sync / __syncthreads, or cluster barrier, "
+                    "between the mbarrier.init and this use): on the GPU this thread may reach the barrier before "
+                    "it is initialised\n  initialised from %s", what, m->off, m->cta, o);
+}
+
 /* (w, lane)'s arrive / expect_tx / complete_tx is about to complete the
  * phase after completion #n of m: a parity wait that observed #n and is not
  * ordered before this phase's arrivals could, on the GPU, run after them
@@ -392,6 +409,11 @@ int ip_ck_mbar(interp_ctx *c, ip_warp *w, int lane, int op, int cta, uint32_t of
     ck_mbar *m = ck_mbar_at(s, cta, off);
     if (!m)
         return 0;
+    if (cta == w->cta->slot && op != IR_OP_MBARRIER_INIT && op != IR_OP_MBARRIER_INVAL) {
+        int e = local_init_check(c, w, lane, m, ir_ops[op].name);
+        if (e)
+            return e;
+    }
     if (cta != w->cta->slot && op != IR_OP_MBARRIER_INIT) {
         if (!c->cl.ctas[cta].live)
             return ip_error(c, INTERP_FAULT, w, lane, c->xfunc, c->xpc,
@@ -517,6 +539,12 @@ int ip_ck_mbar_observed(interp_ctx *c, ip_warp *w, int lane, int cta, uint32_t o
                         "completion #%u, which this thread's previous execution of this wait already observed: the phase it "
                         "names completed long ago (a phase bit that does not flip, or a stage index that does not "
                         "advance?); the data it guards has not been refilled", off, cta, m->completions);
+    if (cta == w->cta->slot) {
+        int e = local_init_check(c, w, lane, m, ip_func(c, c->xfunc)->instrs[c->xpc].op == IR_OP_MBARRIER_TEST_WAIT ?
+                                 "mbarrier.test_wait" : "mbarrier.try_wait");
+        if (e)
+            return e;
+    }
     ck_seen_set(c->ck, ag, m->comp, m->completions, 1u << lane, site_here(c), parity);
     /* this lane is ordered after the completion; the warp's other lanes only
      * once the warp synchronises (exec_mbar ticks the warp-sync count after
@@ -770,7 +798,8 @@ static int op_report(interp_ctx *c, const ip_op *o, uint32_t rec, const ck_confl
         if (ck_op_get(c->ck, s->op)->wgmma) {
             rule = "wgmma-operand-overwritten";
             why = "writes shared bytes that a wgmma.mma_async may still read";
-        } else if (me->wgmma) {
+        } else if (me->wgmma || (!me->is_load && ck_op_get(c->ck, s->op)->is_load)) {
+            /* a wgmma or a TMA store reading what a copy still writes */
             rule = "copy-not-waited";
             why = "reads shared bytes that an asynchronous copy writes, not ordered after its completion (a "
                   "missing wait on the stage's \"full\" barrier?)";

@@ -739,3 +739,41 @@ template <bool BUG> __device__ __forceinline__ void k_consumer_expect_tx(const T
     }
 }
 ZOO(consumer_expect_tx)
+
+// 21. The producer warp initialises the ring's barriers at the top of its
+//     own branch (after the role split), so nothing orders the inits
+//     before the consumers' first waits: a consumer may poll a barrier
+//     that does not exist yet.
+template <bool BUG> __device__ __forceinline__ void k_init_in_producer(const TensorMap *tm, const TensorMap *tmo, float *dst, const float *out)
+{
+    __shared__ Ring r;
+    if (!BUG)
+        ring_init(r, NCONS);
+    if (threadIdx.x < 32) {
+        if (elect_sync()) {
+            if (BUG) {
+                for (int s = 0; s < 2; s++) {
+                    mbar_init(saddr(&r.full[s]), 1);
+                    mbar_init(saddr(&r.empty[s]), NCONS);
+                }
+                fence_init();
+            }
+            for (int k = 0; k < 4; k++) {
+                int s = k % 2, ph = (k / 2) & 1;
+                wait_parity(saddr(&r.empty[s]), ph ^ 1);
+                arrive_expect_tx(saddr(&r.full[s]), TILE_BYTES);
+                tma_load(saddr(r.tile[s]), tm, 16 * k, 8, saddr(&r.full[s]));
+            }
+        }
+    } else {
+        int t = threadIdx.x - 32;
+#pragma unroll 1
+        for (int k = 0; k < 4; k++) {
+            int s = k % 2, ph = (k / 2) & 1;
+            wait_parity(saddr(&r.full[s]), ph); // BUG init_in_producer mbarrier-init-unordered|fault
+            dst[k * TILE + t] = r.tile[s][t] + r.tile[s][t + 64];
+            arrive(saddr(&r.empty[s])); // BUG init_in_producer mbarrier-init-unordered|fault
+        }
+    }
+}
+ZOO(init_in_producer)
