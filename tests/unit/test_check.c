@@ -394,6 +394,25 @@ static const char *inval_use = K("k", "", BAR,
 "  mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r2], 64;\n"
 "  ret;\n");
 
+/* thread 0 initialises the barrier; warp 1 arrives on it with (sync != 0)
+ * or without a bar.sync between */
+static const char *init_nosync = K("k", ", .param .u32 sync", BAR,
+"  ld.param.u32 %r9, [sync];\n"
+"  mov.u32 %r2, bar;\n"
+"  setp.ne.u32 %p1, %r1, 0;\n"
+"  @%p1 bra S;\n"
+"  mbarrier.init.shared::cta.b64 [%r2], 32;\n"
+"S:\n"
+"  setp.eq.u32 %p3, %r9, 0;\n"
+"  @%p3 bra T;\n"
+"  bar.sync 0;\n"
+"T:\n"
+"  setp.lt.u32 %p2, %r1, 32;\n"
+"  @%p2 bra OUT;\n"
+"  mbarrier.arrive.shared::cta.b64 _, [%r2];\n"
+"OUT:\n"
+"  ret;\n");
+
 /* the barrier sits inside the buffer a bulk copy fills */
 static const char *copy_over_bar = K("k", "", "  .shared .align 128 .b8 buf[256];\n",
 "  mov.u32 %r4, buf;\n"
@@ -571,6 +590,18 @@ int main(void)
               "bar.sync at test.ptx:16: bar.sync 1, 64;\n      barrier 1: 32 of 64 threads arrived");
     CHECK_MSG("... saying the count exceeds the threads left", &r, INTERP_DEADLOCK,
               "the count 64 is more than the 32 thread(s) of the CTA that have not exited");
+    th_free(&r);
+
+    uint64_t sync = 0;
+    th_run_k(&r, init_nosync, "k", 1, 64, 1, 0, 1, INTERP_COMPLETE_DEFERRED, &sync, 1);
+    CHECK_MSG("an arrive by another warp with no bar.sync after the init", &r, INTERP_FAULT,
+              "[mbarrier-init-unordered]: mbarrier.arrive on the mbarrier at shared 0x400 of CTA rank 0 before its "
+              "initialisation is ordered before this thread");
+    CHECK_MSG("... naming the init", &r, INTERP_FAULT, "initialised from CTA (0,0,0) warp 0 lane 0 at test.ptx:");
+    th_free(&r);
+    sync = 1;
+    th_run_k(&r, init_nosync, "k", 1, 64, 1, 0, 1, INTERP_COMPLETE_DEFERRED, &sync, 1);
+    CHECK_OK("with a bar.sync after the init: clean", &r);
     th_free(&r);
 
     th_run_k(&r, inval_use, "k", 1, 1, 1, 0, 1, INTERP_COMPLETE_DEFERRED, NULL, 0);
