@@ -12,8 +12,13 @@
 // producers each announcing the whole stage, a named barrier counting one
 // warp of two, a DSMEM read between barrier.cluster.arrive and wait, a
 // producer that starts with the consumer's phase, a consumer that waits
-// with the producer's parity, and a TMA load of a tile that a TMA store
-// is still writing.  Producers pick their lane with elect.sync.
+// with the producer's parity, a TMA load of a tile that a TMA store
+// is still writing, a producer that waits on the full barrier instead of
+// the empty one, a named barrier counting a warp that never joins, an
+// elect.sync whose mask names exited lanes, an epilogue staging buffer
+// aliasing a stage that is refilled before the store has read it,
+// consumers that also announce the stage's bytes, and barriers initialised
+// inside the producer's branch.  Producers pick their lane with elect.sync.
 //
 //   nvcc -arch=sm_90a -O3 -lineinfo -ptx zoo4.cu -o zoo4.ptx
 //
