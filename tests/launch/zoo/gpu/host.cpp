@@ -1,5 +1,5 @@
 // host.cpp — launches one kernel of a cubin (driver API) with a 3 s
-// timeout and prints one line: NAME STATUS [details].  STATUS is OK, HANG
+// timeout (HOST_HANG_S seconds if set) and prints one line: NAME STATUS [details].  STATUS is OK, HANG
 // (still running after 3 s; the process then exits without waiting) or the
 // CUDA error name of a fault.
 #include <cuda.h>
@@ -73,9 +73,10 @@ int main(int argc, char **argv)
     cfg.attrs = at; cfg.numAttrs = 1;
     CUresult r = cuLaunchKernelEx(&cfg, fn, params, NULL);
     if (r) { printf("%s LAUNCH %s\n", name, ename(r)); return 1; }
+    double hang_s = getenv("HOST_HANG_S") ? atof(getenv("HOST_HANG_S")) : 3.0;
     double t0 = now();
     while ((r = cuStreamQuery(0)) == CUDA_ERROR_NOT_READY) {
-        if (now() - t0 > 3.0) { printf("%s HANG\n", name); fflush(stdout); _exit(3); }
+        if (now() - t0 > hang_s) { printf("%s HANG\n", name); fflush(stdout); _exit(3); }
         usleep(1000);
     }
     if (r) { printf("%s FAULT %s\n", name, ename(r)); return 1; }
