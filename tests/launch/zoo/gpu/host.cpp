@@ -51,8 +51,8 @@ int main(int argc, char **argv)
     CUtensorMap tm = tmap(src), tmo = tmap(out);
     unsigned grid = 1, cl = 1, block = 96, arg = 0;
     void *params[4];
-    if (!strcmp(mode, "zoo")) {
-        cl = grid = (unsigned)atoi(argv[4]);
+    if (!strcmp(mode, "zoo") || !strcmp(mode, "raw")) {
+        cl = grid = !strcmp(mode, "raw") ? 1 : (unsigned)atoi(argv[4]);
         params[0] = &tm; params[1] = &tmo; params[2] = &dst; params[3] = &out;
     } else if (!strcmp(mode, "exit")) {
         grid = (unsigned)atoi(argv[4]); arg = argc > 5 ? (unsigned)atoi(argv[5]) : 0; block = 128;
@@ -86,6 +86,11 @@ int main(int argc, char **argv)
         /* third hash: dst's first 8 KiB only (zoo3's tmap kernels keep a map, with
          * this run's global address in it, at byte 8192) */
         printf("%s OK %016llx %016llx %016llx\n", name, fnv(hb, 16384), fnv(ho, 16384), fnv(hb, 8192));
+    } else if (!strcmp(mode, "raw")) {
+        unsigned *u = (unsigned *)hb;
+        printf("%s OK", name);
+        for (int i = 0; i < 8; i++) printf(" %08x", u[i]);
+        printf("\n");
     } else if (!strcmp(mode, "exit")) {
         unsigned *u = (unsigned *)hb;
         printf("%s OK wait=%u changed_words=%u ctas=%u\n", name, arg, u[0], u[1]);
