@@ -756,6 +756,30 @@ void ip_ck_describe_mbar(interp_ctx *c, int cta, uint32_t off, const char *ind, 
     }
 }
 
+/* Deadlock report, per waiting warp: its wait for parity `parity` is
+ * blocked on a barrier that has completed the phase of that parity since
+ * this warp last observed it, and then the next one: the wait ran too late
+ * and now waits a phase ahead (the hang [phase-overrun] predicts). */
+void ip_ck_describe_missed(interp_ctx *c, ip_warp *w, int cta, uint32_t off, uint32_t parity, const char *ind,
+                           char *buf, size_t n)
+{
+    buf[0] = 0;
+    if (!c->ck)
+        return;
+    ck_mbar *m = ck_mbar_at(c->ck, cta, off);
+    uint32_t lanes, site;
+    if (!m || !m->inited || !m->comp || m->completions < 2 || (m->completions & 1) != (parity & 1))
+        return;
+    uint32_t seen = ck_seen(c->ck, agent_of(c, w), m->comp, &lanes, &site);
+    if (seen >= m->completions - 1)
+        return;
+    snprintf(buf, n, "\n%sthis warp last saw completion #%u of it, and it has completed %u phases since its init: "
+             "the phase with parity %u that this wait is for completed (#%u), and the next one after it, before "
+             "this wait ran, so the wait now needs completion #%u (an arrival for the next phase that is not "
+             "ordered after this wait: a release of the wrong stage, or a wait on the wrong barrier?)",
+             ind, seen, m->completions, parity & 1, m->completions - 1, m->completions + 1);
+}
+
 /* Deadlock report: the barriers nobody waits on (not in seen[]) whose
  * current phase has arrivals or bytes: where a copy or an arrival went
  * instead of the barrier that is waited on (another stage's, a peer's). */

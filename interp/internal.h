@@ -379,6 +379,8 @@ int ip_ck_mbar_observed(interp_ctx *c, ip_warp *w, int lane, int cta, uint32_t o
 /* The mbarrier at (cta, off) was invalidated (mbarrier.inval) and not
  * initialised since: true, with who did it in buf. */
 bool ip_ck_mbar_invalidated(interp_ctx *c, int cta, uint32_t off, char *buf, size_t n);
+void ip_ck_describe_missed(interp_ctx *c, ip_warp *w, int cta, uint32_t off, uint32_t parity, const char *ind,
+                           char *buf, size_t n);
 int ip_ck_wait_used(interp_ctx *c, ip_warp *w, int lane, const ir_instr *in);
 void ip_ck_describe_mbar(interp_ctx *c, int cta, uint32_t off, const char *ind, char *buf, size_t n);
 void ip_ck_deadlock_others(interp_ctx *c, const uint32_t (*seen)[2], int nseen, char *buf, size_t n);

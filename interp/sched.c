@@ -545,6 +545,8 @@ static void deadlock(interp_ctx *c)
                                     off, oc, word >> 62 & 1 ? "initialised, " : "",
                                     ip_mbar_describe(word, mbs, sizeof mbs), w->wait_aux[l0] & 1);
                     char hist[2048];
+                    ip_ck_describe_missed(c, w, oc, off, w->wait_aux[l0], "      ", hist, sizeof hist);
+                    at = append(buf, len, at, "%s", hist);
                     if (!again) {
                         ip_ck_describe_mbar(c, oc, off, "      ", hist, sizeof hist);
                         at = append(buf, len, at, "%s", hist);
