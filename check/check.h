@@ -138,6 +138,8 @@ typedef struct ck_mbar {
     uint32_t ntx;              /* expect_tx of the current phase (first CK_MAX_TX kept) */
     struct { uint32_t site, bytes; } tx[CK_MAX_TX];
     uint32_t landed_bytes;     /* complete_tx bytes in the current phase */
+    uint32_t thread_tx;        /* of those, by mbarrier.complete_tx instructions (not copies) */
+    uint32_t announced;        /* expect_tx bytes of the current phase, all of them */
     uint32_t arrivals;         /* arrivals in the current phase */
     uint32_t *pend, *done;     /* sync clocks (lazily allocated) */
     bool invalidated;          /* mbarrier.inval since its last init: by whom */

@@ -344,6 +344,18 @@ void ip_ck_mbar_init_fence(interp_ctx *c, ip_warp *w)
 static void phase_done(interp_ctx *c, ck_mbar *m)
 {
     m->completions++;
+    /* copies on this barrier still in flight (none of their bytes landed):
+     * their bytes count into a later phase, not the one that just completed
+     * (an arrival completed it first, e.g. an expect_tx after the arrive) */
+    for (int i = 0; i < c->nops; i++) {
+        const ip_op *o = &c->ops[i];
+        if (!o->has_mbar || o->mbar_off != m->off || o->ck_rec == UINT32_MAX)
+            continue;
+        ck_op *r;
+        for (uint32_t k = o->ck_rec; (r = ck_op_get(c->ck, k)) && r->id == o->id; k++)
+            if (r->mbar_cta == m->cta && r->mbar_off == m->off && !r->landed && r->val <= m->completions)
+                r->val = m->completions + 1;
+    }
     uint32_t h = m->completions % 4;
     m->hist[h].site = m->ntx ? m->tx[0].site : 0;
     m->hist[h].bytes = 0;
@@ -353,6 +365,8 @@ static void phase_done(interp_ctx *c, ck_mbar *m)
     ck_clear(c->ck, m->pend);
     m->ntx = 0;
     m->landed_bytes = 0;
+    m->thread_tx = 0;
+    m->announced = 0;
     m->arrivals = 0;
 }
 
@@ -373,6 +387,28 @@ static int local_init_check(interp_ctx *c, ip_warp *w, int lane, const ck_mbar *
                     "initialisation is ordered before this thread (no bar.sync / __syncthreads, or cluster barrier, "
                     "between the mbarrier.init and this use): on the GPU this thread may reach the barrier before "
                     "it is initialised\n  initialised from %s", what, m->off, m->cta, o);
+}
+
+/* (w, lane)'s arrive made the last arrival of its phase, which stays open
+ * because copies already brought more bytes than the phase has announced
+ * so far: had they landed after this arrive (on the GPU they may), the
+ * count would have been zero here and the phase would have completed before
+ * their bytes.  Explicit mbarrier.complete_tx by threads is ordered and not
+ * counted. */
+static int late_tx_check(interp_ctx *c, ip_warp *w, int lane, const ck_mbar *m, uint64_t after, const char *what)
+{
+    interp_mbar mb;
+    interp_mbar_decode(after, &mb);
+    uint32_t copies = m->landed_bytes - m->thread_tx;
+    if (mb.pending || m->announced < m->thread_tx || m->announced - m->thread_tx >= copies)
+        return 0;
+    return ip_error(c, INTERP_FAULT, w, lane, c->xfunc, c->xpc,
+                    "[expect-tx-late]: this %s is the last arrival of its phase of the mbarrier at shared 0x%x of CTA "
+                    "rank %d, but the phase has announced %u byte(s) so far while its copies have already brought "
+                    "%u: had they landed after this arrive (as they may), the count would have been zero here and "
+                    "the phase would have completed before their bytes.  Announce the bytes before or with the last "
+                    "arrival (arrive.expect_tx, or expect_tx first)", what, m->off, m->cta,
+                    m->announced - m->thread_tx, copies);
 }
 
 /* (w, lane)'s arrive / expect_tx / complete_tx is about to complete the
@@ -456,7 +492,7 @@ int ip_ck_mbar(interp_ctx *c, ip_warp *w, int lane, int op, int cta, uint32_t of
         m->init_epoch = ck_epoch(s, ag);
         m->init_count = value;
         m->init_fence_epoch = 0;
-        m->ntx = m->landed_bytes = m->arrivals = 0;
+        m->ntx = m->landed_bytes = m->arrivals = m->thread_tx = m->announced = 0;
         m->invalidated = false;
         m->last_any = false;
         ck_release(s, ag, m->pend);   /* the init is ordered before every waiter */
@@ -484,6 +520,7 @@ int ip_ck_mbar(interp_ctx *c, ip_warp *w, int lane, int op, int cta, uint32_t of
                 m->tx[m->ntx].bytes = value;
             }
             m->ntx++;
+            m->announced += value;
         }
         m->last_any = true;
         m->last_agent = ag, m->last_lane = (uint32_t)lane, m->last_site = site_here(c);
@@ -493,10 +530,15 @@ int ip_ck_mbar(interp_ctx *c, ip_warp *w, int lane, int op, int cta, uint32_t of
             if (e)
                 return e;
             phase_done(c, m);
+        } else if (op != IR_OP_MBARRIER_EXPECT_TX) {
+            int e = late_tx_check(c, w, lane, m, after, ir_ops[op].name);
+            if (e)
+                return e;
         }
         break;
     case IR_OP_MBARRIER_COMPLETE_TX:
         m->landed_bytes += value;
+        m->thread_tx += value;
         ck_release(s, ag, m->pend);
         if (flipped(before, after)) {
             int e = overrun_check(c, w, lane, c->xfunc, c->xpc, m, ir_ops[op].name);

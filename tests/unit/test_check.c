@@ -21,6 +21,9 @@
  *     by bar.warp.sync or an acquire and not by shfl.sync; sub-word accesses
  *     of one granule by several lanes, loads by many lanes and a lane's own
  *     accesses never reported;
+ *   - an expect_tx after the last arrival of its phase, the copy landed
+ *     first (eager: [expect-tx-late]) or after (the phase completed early:
+ *     copy-not-waited);
  *   - a parity wait not ordered before the arrivals of the barrier's next
  *     phase (check/ directly: ck_overrun), and a TMA load's source box
  *     against a TMA store still writing it, row by row (ck_global_box);
@@ -413,6 +416,26 @@ static const char *init_nosync = K("k", ", .param .u32 sync", BAR,
 "OUT:\n"
 "  ret;\n");
 
+/* a bulk copy, then a plain arrive and the expect_tx after it (late != 0)
+ * or before it */
+static const char *tx_late = K("k", ", .param .u32 late", BAR "  .shared .align 128 .b8 buf[128];\n",
+"  ld.param.u32 %r9, [late];\n"
+"  mov.u32 %r2, bar;\n"
+"  mov.u32 %r4, buf;\n"
+"  mbarrier.init.shared::cta.b64 [%r2], 1;\n"
+"  add.s64 %rd4, %rd1, 1024;\n"
+"  setp.ne.u32 %p3, %r9, 0;\n"
+"  @!%p3 mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [%r2], 64;\n"
+"  cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r4], [%rd4], 64, [%r2];\n"
+"  mbarrier.arrive.shared::cta.b64 _, [%r2];\n"
+"  @%p3 mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [%r2], 64;\n"
+"W0:\n"
+"  mbarrier.try_wait.parity.shared::cta.b64 %p1, [%r2], 0;\n"
+"  @!%p1 bra W0;\n"
+"  ld.shared.u32 %r5, [%r4+32];\n"
+"  st.global.u32 [%rd1], %r5;\n"
+"  ret;\n");
+
 /* the barrier sits inside the buffer a bulk copy fills */
 static const char *copy_over_bar = K("k", "", "  .shared .align 128 .b8 buf[256];\n",
 "  mov.u32 %r4, buf;\n"
@@ -611,6 +634,25 @@ int main(void)
               "invalidated by: CTA (0,0,0) warp 0 lane 0 at test.ptx:");
     CHECK_MSG("... (the inval)", &r, INTERP_FAULT, ": mbarrier.inval.shared::cta.b64 [%r2];");
     th_free(&r);
+
+    uint64_t late = 1;
+    th_run_k(&r, tx_late, "k", 1, 1, 1, 0, 1, INTERP_COMPLETE_EAGER, &late, 1);
+    CHECK_MSG("expect_tx after the last arrive, the copy landed first (eager): reported at the arrive", &r,
+              INTERP_FAULT, "[expect-tx-late]: this mbarrier.arrive is the last arrival of its phase of the mbarrier "
+              "at shared 0x400 of CTA rank 0, but the phase has announced 0 byte(s) so far while its copies have "
+              "already brought 64");
+    th_free(&r);
+    th_run_k(&r, tx_late, "k", 1, 1, 1, 0, 1, INTERP_COMPLETE_DEFERRED, &late, 1);
+    CHECK_MSG("... the copy landing after the arrive (deferred): the phase completed early, the read races", &r,
+              INTERP_FAULT, "data race [copy-not-waited]: ld.shared.u32 reads 4 byte(s) at shared 0x4a0");
+    th_free(&r);
+    late = 0;
+    for (int p = 0; p < 3; p++) {
+        th_run_k(&r, tx_late, "k", 1, 1, 1, 0, 1, pols[p], &late, 1);
+        snprintf(n, sizeof n, "expect_tx before the arrive: clean (%s)", pn[p]);
+        CHECK_OK(n, &r);
+        th_free(&r);
+    }
 
     for (int p = 0; p < 3; p++) {
         th_run_k(&r, copy_over_bar, "k", 1, 1, 1, 0, 1, pols[p], NULL, 0);
