@@ -41,6 +41,9 @@
  *                        previous phase is not ordered before its arrivals
  *                        (ck_overrun): on the GPU that wait may then find its
  *                        parity pending again
+ *   expect-tx-late       the last arrival of a phase made while its copies
+ *                        brought more bytes than it announced (the
+ *                        expect_tx comes after the arrive)
  *   copy-over-mbarrier   a copy whose destination covers an initialised
  *                        mbarrier
  *   mbarrier-invalidated an operation on a barrier mbarrier.inval
