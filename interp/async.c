@@ -633,6 +633,15 @@ static int land_chunks(interp_ctx *c, const ip_op *o, uint32_t k)
     return 0;
 }
 
+/* A TMA store's or reduction's row of global bytes (tma_request.on_write):
+ * the grid-wide write check's record (gridck.c) */
+struct gw_arg { interp_ctx *c; const ip_op *o; };
+static void gw_row(void *arg, uint64_t a, const uint8_t *bytes, uint32_t n)
+{
+    const struct gw_arg *g = arg;
+    ip_gw_op_write(g->c, g->o, g->o->req.kind == TMA_REDUCE ? CG_RED : CG_ASYNC, g->o->req.redop, a, n, bytes);
+}
+
 static int land(interp_ctx *c, ip_op *o)
 {
     if (o->kind == IP_OP_WGMMA)
@@ -669,7 +678,15 @@ static int land(interp_ctx *c, ip_op *o)
         o->req.smem = t->smem;
         o->req.smem_size = t->smem_size;
         o->req.smem_off = o->smem_off;
+        struct gw_arg ga = { c, o };
+        if (c->gw) {
+            ip_gw_begin(c);
+            o->req.on_write = gw_row;
+            o->req.on_write_arg = &ga;
+        }
         int rc = tma_execute(&o->req, g, NULL, why, sizeof why);
+        o->req.on_write = NULL;
+        o->req.on_write_arg = NULL;
         if (rc)
             return op_fault(c, o, "TMA store/reduction faulted when it landed: %s", why);
         return 0;
@@ -696,6 +713,10 @@ static int land(interp_ctx *c, ip_op *o)
             return op_fault(c, o, "%s", "bulk copy destination left global memory");
         memcpy(dst, c->cl.ctas[o->src_cta].smem + o->src_off, o->bytes);
         ip_note_write(c, o->gaddr, o->bytes);
+        if (c->gw) {
+            ip_gw_begin(c);
+            ip_gw_op_write(c, o, CG_ASYNC, 0, o->gaddr, o->bytes, c->cl.ctas[o->src_cta].smem + o->src_off);
+        }
         return 0;
     }
     case IP_OP_BULK_RED: {
@@ -706,6 +727,10 @@ static int land(interp_ctx *c, ip_op *o)
                 return op_fault(c, o, "%s", "bulk reduction destination left global memory");
             bulk_reduce(dst, src, o->bytes, o->redop, o->rtype, true);
             ip_note_write(c, o->gaddr, o->bytes);
+            if (c->gw) {
+                ip_gw_begin(c);
+                ip_gw_op_write(c, o, CG_RED, redop_of(o->redop), o->gaddr, o->bytes, NULL);
+            }
             return 0;
         }
         bulk_reduce(c->cl.ctas[o->dst_cta].smem + o->smem_off, src, o->bytes, o->redop, o->rtype, false);

@@ -1034,6 +1034,8 @@ static int row_store_strided(ctx *c, const int64_t *rc, const uint8_t *row, int 
         const uint8_t *s = row + (size_t)k * es;
         if (!reduce) memcpy(d, s, es);
         else for (uint32_t i = 0; i < es; i += eb) red_elem(c->r->redop, g->m->data_type, d + i, s + i);
+        if (c->r->on_write)
+            c->r->on_write(c->r->on_write_arg, (uint64_t)(base + x * es), reduce ? NULL : s, es);
     }
     return TMA_OK;
 }
@@ -1067,8 +1069,12 @@ static int row_store(ctx *c, const int64_t *rc, uint32_t sa, int reduce)
     if (!reduce) {
         if (g->g_unit == g->s_unit) memcpy(d, s, (size_t)(ub - ua) * g->g_unit);
         else for (uint32_t u = 0; u < ub - ua; u++) pack_unit(g, d + u * g->g_unit, s + u * g->s_unit);
+        if (c->r->on_write)   /* the packed bytes as written (sub-byte units: d) */
+            c->r->on_write(c->r->on_write_arg, ga, g->g_unit == g->s_unit ? s : d, (ub - ua) * g->g_unit);
         return TMA_OK;
     }
+    if (c->r->on_write)
+        c->r->on_write(c->r->on_write_arg, ga, NULL, (ub - ua) * g->s_unit);
     /* element by element of the data type (an interleaved unit is a whole
      * slice of them) */
     int op = c->r->redop, dt = g->m->data_type;

@@ -171,6 +171,11 @@ typedef struct tma_request {
     uint32_t smem_size;    /* bytes in that window */
     uint32_t smem_off;     /* offset of the destination/source in the window; its
                               shared address (= smem_off) sets the swizzle phase */
+    /* stores and reductions: called with each run of global bytes written
+     * (bytes: what was written; NULL for a reduction), when not NULL (the
+     * checker's record of global writes, interp/gridck.c) */
+    void (*on_write)(void *arg, uint64_t addr, const uint8_t *bytes, uint32_t n);
+    void *on_write_arg;
 } tma_request;
 
 /* Perform the copy against global memory.  Returns TMA_OK or a fault code
