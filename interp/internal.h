@@ -221,11 +221,13 @@ struct interp_ctx {
     ip_op *ops;
     int nops, capops, next_op_id;
     uint64_t rng;
-    struct ip_piece {          /* a tensor load landing in pieces: its chunks */
+    struct ip_piece {          /* a load landing in pieces: its chunks */
         bool used;
         uint32_t n, done, cap; /* chunks in all, landed so far, room */
         uint32_t *off;         /* shared offset of chunk k, in landing order */
         uint8_t *data;         /* chunk k's 16 bytes */
+        uint32_t *uend;        /* units (land whole): unit u ends before chunk uend[u] */
+        uint32_t nu, udone;    /* units in all, landed so far */
     } *pieces;
     int npieces;
     uint8_t *scratch;          /* a shared-memory window the pieced loads run into */
