@@ -1,4 +1,4 @@
-// zoo5.cu — the fifth part of the bug zoo (zoo.cu explains the conventions:
+// zoo7.cu — the fifth part of the bug zoo (zoo.cu explains the conventions:
 // ZOO(name) makes `name` with BUG = true and its correct twin `name_ok`;
 // `// BUG <name> <rule>` marks the line a report must name).  Three more
 // pipeline slips: a producer that arrives on the full barrier first and
@@ -7,7 +7,7 @@
 // for one multicast ring, and ping-pong consumer warps that take the phase
 // bit from the wrong counter.  Helpers as in zoo4.cu.
 //
-//   nvcc -arch=sm_90a -O3 -lineinfo -ptx zoo5.cu -o zoo5.ptx
+//   nvcc -arch=sm_90a -O3 -lineinfo -ptx zoo7.cu -o zoo7.ptx
 //
 // Every launch: 96 threads (warp 0 produces, warps 1-2 consume), grid 1
 // (2 in a cluster of 2 for the cl_ kernels); tm and tmo are 64x64 FLOAT32
