@@ -45,6 +45,7 @@ struct ck_state {
     uint32_t *seen;            /* nag rows of `width`: direct observations (ck_seen) */
     uint32_t *seen_lanes;      /* and the lanes that made them */
     uint32_t *seen_site;       /* and the wait instruction */
+    uint32_t *seen_ep;         /* and, for a parity wait, the agent's epoch at it (0: not one) */
     uint32_t *obs_ws, *obs_lanes, *obs_base, *obs_site; /* nag rows of `width`: ck_lane_observe */
     ck_cell *shadow;
     uint16_t *mbar_ix;
@@ -106,6 +107,7 @@ ck_state *ck_new(int ncta, int nwarps, uint32_t smem)
     s->seen = calloc((size_t)s->nag * w, 4);
     s->seen_lanes = calloc((size_t)s->nag * w, 4);
     s->seen_site = calloc((size_t)s->nag * w, 4);
+    s->seen_ep = calloc((size_t)s->nag * w, 4);
     s->obs_ws = calloc((size_t)s->nag * w, 4);
     s->obs_lanes = calloc((size_t)s->nag * w, 4);
     s->obs_base = calloc((size_t)s->nag * w, 4);
@@ -131,7 +133,7 @@ ck_state *ck_new(int ncta, int nwarps, uint32_t smem)
     s->cpa_commits = calloc(s->nag, 4);
     s->nwg = (uint32_t)ncta * (uint32_t)((nwarps + 3) / 4);
     s->wg_comp = calloc(s->nwg + 1, 2);
-    if (!s->h.clocks || !s->h.wsync || !s->seen || !s->seen_lanes || !s->seen_site || !s->obs_ws || !s->obs_lanes || !s->obs_base || !s->obs_site || !s->h.shadow || !s->mbar_ix || !s->bars || !s->cbar || !s->memsync || !s->remote ||
+    if (!s->h.clocks || !s->h.wsync || !s->seen || !s->seen_lanes || !s->seen_site || !s->seen_ep || !s->obs_ws || !s->obs_lanes || !s->obs_base || !s->obs_site || !s->h.shadow || !s->mbar_ix || !s->bars || !s->cbar || !s->memsync || !s->remote ||
         !s->remote_site || !s->remote_lane || !s->bulk_wcomp || !s->fenced || !s->fence_snap || !s->gfenced || !s->gfence_snap || !s->bulk_comp || !s->bulk_need || !s->bulk_op || !s->wg_comp ||
         !s->cpa_comp || !s->cpa_commits || !s->gone) {
         ck_free(s);
@@ -155,6 +157,7 @@ void ck_free(ck_state *s)
     free(s->seen);
     free(s->seen_lanes);
     free(s->seen_site);
+    free(s->seen_ep);
     free(s->obs_ws);
     free(s->obs_lanes);
     free(s->obs_base);
@@ -197,6 +200,7 @@ void ck_reset(ck_state *s)
         memset(s->seen + (size_t)a * w, 0, u * 4);
         memset(s->seen_lanes + (size_t)a * w, 0, u * 4);
         memset(s->seen_site + (size_t)a * w, 0, u * 4);
+        memset(s->seen_ep + (size_t)a * w, 0, u * 4);
         memset(s->obs_ws + (size_t)a * w, 0, u * 4);
     }
     for (uint32_t a = 0; a < s->nag; a++) {
@@ -463,12 +467,34 @@ uint32_t ck_seen(ck_state *s, uint32_t agent, uint32_t comp, uint32_t *lanes, ui
     return s->seen[i];
 }
 
-void ck_seen_set(ck_state *s, uint32_t agent, uint32_t comp, uint32_t v, uint32_t lanes, uint32_t site)
+void ck_seen_set(ck_state *s, uint32_t agent, uint32_t comp, uint32_t v, uint32_t lanes, uint32_t site,
+                 bool parity)
 {
     size_t i = (size_t)agent * s->h.width + comp;
-    s->seen_lanes[i] = s->seen[i] == v && s->seen_site[i] == site ? s->seen_lanes[i] | lanes : lanes;
+    bool same = s->seen[i] == v && s->seen_site[i] == site;
+    s->seen_lanes[i] = same ? s->seen_lanes[i] | lanes : lanes;
+    /* the same completion waited for by more lanes later: the next
+     * completion must come after the last of those waits */
+    uint32_t ep = parity ? row(s, agent)[agent] : 0;
+    if (!same || ep > s->seen_ep[i])
+        s->seen_ep[i] = ep;
     s->seen[i] = v;
     s->seen_site[i] = site;
+}
+
+int ck_overrun(ck_state *s, uint32_t comp, uint32_t n, const uint32_t *pend, uint32_t *lanes, uint32_t *site)
+{
+    if (!comp || !n)
+        return -1;
+    for (uint32_t a = 0; a < s->nag; a++) {
+        size_t i = (size_t)a * s->h.width + comp;
+        if (s->seen[i] == n && s->seen_ep[i] && pend[a] < s->seen_ep[i]) {
+            *lanes = s->seen_lanes[i];
+            *site = s->seen_site[i];
+            return (int)a;
+        }
+    }
+    return -1;
 }
 
 bool ck_before(ck_state *s, uint32_t agent, uint32_t a2, uint32_t epoch)

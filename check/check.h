@@ -172,8 +172,14 @@ typedef struct ck_mbar {
     uint32_t ntx;              /* expect_tx of the current phase (first CK_MAX_TX kept) */
     struct { uint32_t site, bytes; } tx[CK_MAX_TX];
     uint32_t landed_bytes;     /* complete_tx bytes in the current phase */
+    uint32_t thread_tx;        /* of those, by mbarrier.complete_tx instructions (not copies) */
+    uint32_t announced;        /* expect_tx bytes of the current phase, all of them */
     uint32_t arrivals;         /* arrivals in the current phase */
     uint32_t *pend, *done;     /* sync clocks (lazily allocated) */
+    bool invalidated;          /* mbarrier.inval since its last init: by whom */
+    uint32_t inval_agent, inval_lane, inval_site;
+    bool last_any;             /* the last thread to arrive or expect_tx on it (any phase) */
+    uint32_t last_agent, last_lane, last_site;
     int cta;                   /* where it is */
     uint32_t off;
 } ck_mbar;
@@ -462,9 +468,19 @@ void ck_observe(ck_state *s, uint32_t agent, uint32_t comp, uint32_t v);
 /* What agent last observed of component comp by a wait of its own (not
  * through another agent), which lanes observed it and at which site;
  * ck_seen_set records an observation by `lanes` (added to them if v and
- * the site are the same). */
+ * the site are the same); `parity`: the wait named its phase by parity
+ * (try_wait.parity / test_wait.parity), so it is overrun if a later
+ * completion can come before it (ck_overrun). */
 uint32_t ck_seen(ck_state *s, uint32_t agent, uint32_t comp, uint32_t *lanes, uint32_t *site);
-void ck_seen_set(ck_state *s, uint32_t agent, uint32_t comp, uint32_t v, uint32_t lanes, uint32_t site);
+void ck_seen_set(ck_state *s, uint32_t agent, uint32_t comp, uint32_t v, uint32_t lanes, uint32_t site,
+                 bool parity);
+/* Completion n + 1 of mbarrier component comp is about to happen, with
+ * `pend` the clock of its arrivals: an agent whose parity wait observed
+ * completion n (its latest) and is not ordered before those arrivals, so
+ * that on the GPU the next phase may complete before that wait runs and the
+ * wait then finds its parity pending again (a hang, or a phase too late).
+ * Returns the agent (its lanes and wait site in *lanes, *site) or -1. */
+int ck_overrun(ck_state *s, uint32_t comp, uint32_t n, const uint32_t *pend, uint32_t *lanes, uint32_t *site);
 /* Is (agent2, epoch) ordered before agent's present? */
 bool ck_before(ck_state *s, uint32_t agent, uint32_t agent2, uint32_t epoch);
 uint32_t ck_epoch(ck_state *s, uint32_t agent);

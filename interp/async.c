@@ -543,7 +543,9 @@ static int complete(interp_ctx *c, const ip_op *o, int d, int cta, uint32_t tx)
     if (c->ck) {
         uint64_t before;
         memcpy(&before, t->smem + o->mbar_off, 8);
-        ip_ck_complete(c, o, d, cta, before, word, tx);
+        int e = ip_ck_complete(c, o, d, cta, before, word, tx);
+        if (e)
+            return e;
     }
     memcpy(t->smem + o->mbar_off, &word, 8);
     return 0;

@@ -45,6 +45,18 @@
  *                        multicast) before its init is ordered by a cluster
  *                        barrier, or with no fence.mbarrier_init (or release
  *                        cluster arrive) after the init
+ *   phase-overrun        an arrival or a copy's landing completing a
+ *                        barrier's next phase while a parity wait for the
+ *                        previous phase is not ordered before its arrivals
+ *                        (ck_overrun): on the GPU that wait may then find its
+ *                        parity pending again
+ *   expect-tx-late       the last arrival of a phase made while its copies
+ *                        brought more bytes than it announced (the
+ *                        expect_tx comes after the arrive)
+ *   copy-over-mbarrier   a copy whose destination covers an initialised
+ *                        mbarrier
+ *   mbarrier-invalidated an operation on a barrier mbarrier.inval
+ *                        invalidated (memexec.c's mbar_fault names the inval)
  *   mbarrier-reinit-live  mbarrier.init over a barrier with arrivals, bytes
  *                        or copies outstanding in its current phase
  *   stale-phase          a wait, in a loop, succeeding on the completion its
@@ -390,6 +402,18 @@ void ip_ck_mbar_init_fence(interp_ctx *c, ip_warp *w)
 static void phase_done(interp_ctx *c, ck_mbar *m)
 {
     m->completions++;
+    /* copies on this barrier still in flight (none of their bytes landed):
+     * their bytes count into a later phase, not the one that just completed
+     * (an arrival completed it first, e.g. an expect_tx after the arrive) */
+    for (int i = 0; i < c->nops; i++) {
+        const ip_op *o = &c->ops[i];
+        if (!o->has_mbar || o->mbar_off != m->off || o->ck_rec == UINT32_MAX)
+            continue;
+        ck_op *r;
+        for (uint32_t k = o->ck_rec; (r = ck_op_get(c->ck, k)) && r->id == o->id; k++)
+            if (r->mbar_cta == m->cta && r->mbar_off == m->off && !r->landed && r->val <= m->completions)
+                r->val = m->completions + 1;
+    }
     uint32_t h = m->completions % 4;
     m->hist[h].site = m->ntx ? m->tx[0].site : 0;
     m->hist[h].bytes = 0;
@@ -399,10 +423,75 @@ static void phase_done(interp_ctx *c, ck_mbar *m)
     ck_clear(c->ck, m->pend);
     m->ntx = 0;
     m->landed_bytes = 0;
+    m->thread_tx = 0;
+    m->announced = 0;
     m->arrivals = 0;
 }
 
 static bool flipped(uint64_t before, uint64_t after) { return (before ^ after) >> 63 && before >> 62 & 1; }
+
+/* A thread of the barrier's own CTA uses it: its init (by another warp)
+ * must be ordered before, by a bar.sync or cluster barrier after the init
+ * (on the GPU the use may otherwise come first and find no barrier). */
+static int local_init_check(interp_ctx *c, ip_warp *w, int lane, const ck_mbar *m, const char *what)
+{
+    uint32_t ag = agent_of(c, w);
+    if (!m->inited || m->init_agent == ag || ck_before(c->ck, ag, m->init_agent, m->init_epoch))
+        return 0;
+    char o[600];
+    side_str(c, m->init_agent, m->init_lane, m->init_site, o, sizeof o);
+    return ip_error(c, INTERP_FAULT, w, lane, c->xfunc, c->xpc,
+                    "[mbarrier-init-unordered]: %s on the mbarrier at shared 0x%x of CTA rank %d before its "
+                    "initialisation is ordered before this thread (no bar.sync / __syncthreads, or cluster barrier, "
+                    "between the mbarrier.init and this use): on the GPU this thread may reach the barrier before "
+                    "it is initialised\n  initialised from %s", what, m->off, m->cta, o);
+}
+
+/* (w, lane)'s arrive made the last arrival of its phase, which stays open
+ * because copies already brought more bytes than the phase has announced
+ * so far: had they landed after this arrive (on the GPU they may), the
+ * count would have been zero here and the phase would have completed before
+ * their bytes.  Explicit mbarrier.complete_tx by threads is ordered and not
+ * counted. */
+static int late_tx_check(interp_ctx *c, ip_warp *w, int lane, const ck_mbar *m, uint64_t after, const char *what)
+{
+    interp_mbar mb;
+    interp_mbar_decode(after, &mb);
+    uint32_t copies = m->landed_bytes - m->thread_tx;
+    if (mb.pending || m->announced < m->thread_tx || m->announced - m->thread_tx >= copies)
+        return 0;
+    return ip_error(c, INTERP_FAULT, w, lane, c->xfunc, c->xpc,
+                    "[expect-tx-late]: this %s is the last arrival of its phase of the mbarrier at shared 0x%x of CTA "
+                    "rank %d, but the phase has announced %u byte(s) so far while its copies have already brought "
+                    "%u: had they landed after this arrive (as they may), the count would have been zero here and "
+                    "the phase would have completed before their bytes.  Announce the bytes before or with the last "
+                    "arrival (arrive.expect_tx, or expect_tx first)", what, m->off, m->cta,
+                    m->announced - m->thread_tx, copies);
+}
+
+/* (w, lane)'s arrive / expect_tx / complete_tx is about to complete the
+ * phase after completion #n of m: a parity wait that observed #n and is not
+ * ordered before this phase's arrivals could, on the GPU, run after them
+ * and find its parity pending again. */
+static int overrun_check(interp_ctx *c, ip_warp *w, int lane, int func, uint32_t pc, const ck_mbar *m,
+                         const char *what)
+{
+    uint32_t lanes, site;
+    int a = ck_overrun(c->ck, m->comp, m->completions, m->pend, &lanes, &site);
+    if (a < 0)
+        return 0;
+    char o[600];
+    side_str(c, (uint32_t)a, lanes ? (uint32_t)__builtin_ctz(lanes) : 0, site, o, sizeof o);
+    return ip_error(c, INTERP_FAULT, w, lane, func, pc,
+                    "[phase-overrun]: this %s completes phase #%u (parity %u) of the mbarrier at shared 0x%x of CTA "
+                    "rank %d, but a wait for the previous phase (#%u, parity %u) is not ordered before this phase's "
+                    "arrivals: on the GPU they may come first, and that wait then finds parity %u pending again "
+                    "and waits for a later phase (a hang, or data a phase too late).  An arrival meant for another "
+                    "barrier (the wrong stage's empty barrier?), or a wait that is not ordered before the next "
+                    "round of arrivals\n  the wait: %s",
+                    what, m->completions + 1, m->completions & 1, m->off, m->cta, m->completions,
+                    (m->completions - 1) & 1, (m->completions - 1) & 1, o);
+}
 
 /* An mbarrier instruction by (w, lane) succeeded: before/after are its 8
  * bytes; value is init's count, expect_tx's bytes or arrive's tx. */
@@ -414,6 +503,11 @@ int ip_ck_mbar(interp_ctx *c, ip_warp *w, int lane, int op, int cta, uint32_t of
     ck_mbar *m = ck_mbar_at(s, cta, off);
     if (!m)
         return 0;
+    if (cta == w->cta->slot && op != IR_OP_MBARRIER_INIT && op != IR_OP_MBARRIER_INVAL) {
+        int e = local_init_check(c, w, lane, m, ir_ops[op].name);
+        if (e)
+            return e;
+    }
     if (cta != w->cta->slot && op != IR_OP_MBARRIER_INIT) {
         if (!c->cl.ctas[cta].live)
             return ip_error(c, INTERP_FAULT, w, lane, c->xfunc, c->xpc,
@@ -456,12 +550,16 @@ int ip_ck_mbar(interp_ctx *c, ip_warp *w, int lane, int op, int cta, uint32_t of
         m->init_epoch = ck_epoch(s, ag);
         m->init_count = value;
         m->init_fence_epoch = 0;
-        m->ntx = m->landed_bytes = m->arrivals = 0;
+        m->ntx = m->landed_bytes = m->arrivals = m->thread_tx = m->announced = 0;
+        m->invalidated = false;
+        m->last_any = false;
         ck_release(s, ag, m->pend);   /* the init is ordered before every waiter */
         break;
     }
     case IR_OP_MBARRIER_INVAL:
         m->inited = false;
+        m->invalidated = true;
+        m->inval_agent = ag, m->inval_lane = (uint32_t)lane, m->inval_site = site_here(c);
         break;
     case IR_OP_MBARRIER_EXPECT_TX:
     case IR_OP_MBARRIER_ARRIVE:
@@ -480,16 +578,32 @@ int ip_ck_mbar(interp_ctx *c, ip_warp *w, int lane, int op, int cta, uint32_t of
                 m->tx[m->ntx].bytes = value;
             }
             m->ntx++;
+            m->announced += value;
         }
+        m->last_any = true;
+        m->last_agent = ag, m->last_lane = (uint32_t)lane, m->last_site = site_here(c);
         ck_release(s, ag, m->pend);
-        if (flipped(before, after))
+        if (flipped(before, after)) {
+            int e = overrun_check(c, w, lane, c->xfunc, c->xpc, m, ir_ops[op].name);
+            if (e)
+                return e;
             phase_done(c, m);
+        } else if (op != IR_OP_MBARRIER_EXPECT_TX) {
+            int e = late_tx_check(c, w, lane, m, after, ir_ops[op].name);
+            if (e)
+                return e;
+        }
         break;
     case IR_OP_MBARRIER_COMPLETE_TX:
         m->landed_bytes += value;
+        m->thread_tx += value;
         ck_release(s, ag, m->pend);
-        if (flipped(before, after))
+        if (flipped(before, after)) {
+            int e = overrun_check(c, w, lane, c->xfunc, c->xpc, m, ir_ops[op].name);
+            if (e)
+                return e;
             phase_done(c, m);
+        }
         break;
     default:
         break;
@@ -497,12 +611,21 @@ int ip_ck_mbar(interp_ctx *c, ip_warp *w, int lane, int op, int cta, uint32_t of
     return 0;
 }
 
+bool ip_ck_mbar_invalidated(interp_ctx *c, int cta, uint32_t off, char *buf, size_t n)
+{
+    ck_mbar *m = ck_mbar_at(c->ck, cta, off);
+    if (!m || m->inited || !m->invalidated)
+        return false;
+    side_str(c, m->inval_agent, m->inval_lane, m->inval_site, buf, n);
+    return true;
+}
+
 /* A test_wait/try_wait by lane `lane` of w found the awaited phase
  * complete.  A thread whose own earlier execution of this same wait (a
  * loop: the next lap) already observed the barrier's latest completion
  * learns nothing new: the phase it names is one it has consumed (a phase
  * bit that does not flip), so it is reported [stale-phase]. */
-int ip_ck_mbar_observed(interp_ctx *c, ip_warp *w, int lane, int cta, uint32_t off)
+int ip_ck_mbar_observed(interp_ctx *c, ip_warp *w, int lane, int cta, uint32_t off, bool parity)
 {
     ck_mbar *m = ck_mbar_at(c->ck, cta, off);
     if (!m)
@@ -516,7 +639,13 @@ int ip_ck_mbar_observed(interp_ctx *c, ip_warp *w, int lane, int cta, uint32_t o
                         "completion #%u, which this thread's previous execution of this wait already observed: the phase it "
                         "names completed long ago (a phase bit that does not flip, or a stage index that does not "
                         "advance?); the data it guards has not been refilled", off, cta, m->completions);
-    ck_seen_set(c->ck, ag, m->comp, m->completions, 1u << lane, site_here(c));
+    if (cta == w->cta->slot) {
+        int e = local_init_check(c, w, lane, m, ip_func(c, c->xfunc)->instrs[c->xpc].op == IR_OP_MBARRIER_TEST_WAIT ?
+                                 "mbarrier.test_wait" : "mbarrier.try_wait");
+        if (e)
+            return e;
+    }
+    ck_seen_set(c->ck, ag, m->comp, m->completions, 1u << lane, site_here(c), parity);
     /* this lane is ordered after the completion; the warp's other lanes only
      * once the warp synchronises (exec_mbar ticks the warp-sync count after
      * the instruction: ck_lane_observe) */
@@ -684,6 +813,32 @@ void ip_ck_describe_mbar(interp_ctx *c, int cta, uint32_t off, const char *ind, 
     if (k < 0 || (size_t)k >= n - at)
         return;
     at += (size_t)k;
+    /* a first phase nobody has arrived on: two sides each waiting for the
+     * other's first signal (a producer that waits on its fresh "empty"
+     * barrier with parity 0, where parity 1 passes at once) */
+    if (!m->completions && !m->last_any && !m->landed_bytes) {
+        k = snprintf(buf + at, n - at, "\n%snothing has arrived on it since its init: a wait blocked here waits for "
+                     "its first phase (parity 0), which needs %u arrival(s) that have not come (a producer's first "
+                     "wait on a fresh \"empty\" barrier is for parity 1, which passes at once)", ind, m->init_count);
+        if (k < 0 || (size_t)k >= n - at)
+            return;
+        at += (size_t)k;
+    }
+    /* the thread that arrived on it last (in any phase) has exited: a
+     * producer whose loop ended early, a role that returned */
+    if (m->last_any) {
+        int nw = (int)c->plan->nwarps, lc = (int)m->last_agent / nw, lw = (int)m->last_agent % nw;
+        const ip_warp *lwp = &c->cl.ctas[lc].warps[lw];
+        if (lwp->exited >> m->last_lane & 1) {
+            char who[600];
+            side_str(c, m->last_agent, m->last_lane, m->last_site, who, sizeof who);
+            k = snprintf(buf + at, n - at, "\n%sthe last thread that arrived on it (or announced bytes) has exited, "
+                         "so nothing more comes from it: %s (if it was to arrive again: a producer whose loop ended early?)", ind, who);
+            if (k < 0 || (size_t)k >= n - at)
+                return;
+            at += (size_t)k;
+        }
+    }
     /* the barrier at the same offset of another CTA, arrived on by its own
      * threads through .shared::cluster: a signal meant for this one */
     ck_mbar *q;
@@ -699,6 +854,30 @@ void ip_ck_describe_mbar(interp_ctx *c, int cta, uint32_t off, const char *ind, 
             return;
         at += (size_t)k;
     }
+}
+
+/* Deadlock report, per waiting warp: its wait for parity `parity` is
+ * blocked on a barrier that has completed the phase of that parity since
+ * this warp last observed it, and then the next one: the wait ran too late
+ * and now waits a phase ahead (the hang [phase-overrun] predicts). */
+void ip_ck_describe_missed(interp_ctx *c, ip_warp *w, int cta, uint32_t off, uint32_t parity, const char *ind,
+                           char *buf, size_t n)
+{
+    buf[0] = 0;
+    if (!c->ck)
+        return;
+    ck_mbar *m = ck_mbar_at(c->ck, cta, off);
+    uint32_t lanes, site;
+    if (!m || !m->inited || !m->comp || m->completions < 2 || (m->completions & 1) != (parity & 1))
+        return;
+    uint32_t seen = ck_seen(c->ck, agent_of(c, w), m->comp, &lanes, &site);
+    if (seen >= m->completions - 1)
+        return;
+    snprintf(buf, n, "\n%sthis warp last saw completion #%u of it, and it has completed %u phases since its init: "
+             "the phase with parity %u that this wait is for completed (#%u), and the next one after it, before "
+             "this wait ran, so the wait now needs completion #%u (an arrival for the next phase that is not "
+             "ordered after this wait: a release of the wrong stage, or a wait on the wrong barrier?)",
+             ind, seen, m->completions, parity & 1, m->completions - 1, m->completions + 1);
 }
 
 /* Deadlock report: the barriers nobody waits on (not in seen[]) whose
@@ -743,7 +922,8 @@ static int op_report(interp_ctx *c, const ip_op *o, uint32_t rec, const ck_confl
         if (ck_op_get(c->ck, s->op)->wgmma) {
             rule = "wgmma-operand-overwritten";
             why = "writes shared bytes that a wgmma.mma_async may still read";
-        } else if (me->wgmma) {
+        } else if (me->wgmma || (!me->is_load && ck_op_get(c->ck, s->op)->is_load)) {
+            /* a wgmma or a TMA store reading what a copy still writes */
             rule = "copy-not-waited";
             why = "reads shared bytes that an asynchronous copy writes, not ordered after its completion (a "
                   "missing wait on the stage's \"full\" barrier?)";
@@ -1015,6 +1195,20 @@ int ip_ck_issue(interp_ctx *c, ip_warp *w, ip_op *o, const char *what)
             }
             if (d != w->cta->slot)
                 ck_note_remote(s, ag, (uint32_t)o->lane, site_here(c), d);
+            /* the copy's bytes would land on a live mbarrier's word */
+            ck_mbar *q;
+            for (uint32_t i = 0; (q = ck_mbar_nth(s, i)); i++) {
+                if (q->cta != d || !q->inited || q->off >= o->smem_off + len || q->off + 8 <= o->smem_off)
+                    continue;
+                char oth[600];
+                side_str(c, q->init_agent, q->init_lane, q->init_site, oth, sizeof oth);
+                return ip_error(c, INTERP_FAULT, w, o->lane, c->xfunc, c->xpc,
+                                "[copy-over-mbarrier]: this %s writes shared 0x%x..0x%x of CTA rank %d, over the "
+                                "initialised mbarrier at shared 0x%x: the copy's data would overwrite the barrier's "
+                                "state (its phase, counts and tx-count), and the waits on it then hang or pass at "
+                                "random (a barrier placed inside a stage's buffer?)\n  the mbarrier was initialised "
+                                "from %s", what, o->smem_off, o->smem_off + len - 1, d, q->off, oth);
+            }
             r.comp = m->comp;
             r.val = r.issued_val = m->completions + 1;
             r.cta = d;
@@ -1054,12 +1248,12 @@ int ip_ck_issue(interp_ctx *c, ip_warp *w, ip_op *o, const char *what)
 
 /* A load's bytes completed `tx` on the mbarrier of CTA mc for destination
  * d: before/after are the mbarrier's bytes. */
-void ip_ck_complete(interp_ctx *c, const ip_op *o, int d, int mc, uint64_t before, uint64_t after, uint32_t tx)
+int ip_ck_complete(interp_ctx *c, const ip_op *o, int d, int mc, uint64_t before, uint64_t after, uint32_t tx)
 {
     ck_state *s = c->ck;
     ck_mbar *m = ck_mbar_at(s, mc, o->mbar_off);
     if (!m)
-        return;
+        return 0;
     uint32_t rec = o->ck_rec;
     ck_op *r = NULL;
     if (rec != UINT32_MAX) {
@@ -1078,6 +1272,10 @@ void ip_ck_complete(interp_ctx *c, const ip_op *o, int d, int mc, uint64_t befor
         r->landed = true;
     }
     if (flipped(before, after)) {
+        /* reported at the copy's issue (the landing has no instruction) */
+        int e = overrun_check(c, &c->cl.ctas[o->cta].warps[o->warp], o->lane, o->func, o->pc, m, r ? r->what : "asynchronous copy");
+        if (e)
+            return e;
         phase_done(c, m);
         /* the bytes counted into a later phase (expect_tx too small: the
          * phase completed in the middle of the copy) are covered only by
@@ -1089,6 +1287,7 @@ void ip_ck_complete(interp_ctx *c, const ip_op *o, int d, int mc, uint64_t befor
     } else if (r) {
         r->val = m->completions + 1;
     }
+    return 0;
 }
 
 void ip_ck_bulk_waited(interp_ctx *c, ip_warp *w, int lane, uint32_t upto, bool read_only)

@@ -407,7 +407,12 @@ void ip_ck_cbar_release(interp_ctx *c);
 void ip_ck_cbar_pass(interp_ctx *c, ip_warp *w);
 int ip_ck_mbar(interp_ctx *c, ip_warp *w, int lane, int op, int cta, uint32_t off, uint64_t before, uint64_t after,
                uint32_t value);
-int ip_ck_mbar_observed(interp_ctx *c, ip_warp *w, int lane, int cta, uint32_t off);
+int ip_ck_mbar_observed(interp_ctx *c, ip_warp *w, int lane, int cta, uint32_t off, bool parity);
+/* The mbarrier at (cta, off) was invalidated (mbarrier.inval) and not
+ * initialised since: true, with who did it in buf. */
+bool ip_ck_mbar_invalidated(interp_ctx *c, int cta, uint32_t off, char *buf, size_t n);
+void ip_ck_describe_missed(interp_ctx *c, ip_warp *w, int cta, uint32_t off, uint32_t parity, const char *ind,
+                           char *buf, size_t n);
 int ip_ck_wait_used(interp_ctx *c, ip_warp *w, int lane, const ir_instr *in);
 void ip_ck_describe_mbar(interp_ctx *c, int cta, uint32_t off, const char *ind, char *buf, size_t n);
 void ip_ck_deadlock_others(interp_ctx *c, const uint32_t (*seen)[2], int nseen, char *buf, size_t n);
@@ -418,7 +423,7 @@ void ip_ck_cpasync_commit(interp_ctx *c, ip_warp *w);
 void ip_ck_cpasync_wait(interp_ctx *c, ip_warp *w, int64_t n);
 int ip_ck_cpasync_arrive(interp_ctx *c, ip_warp *w, int lane, int op, int cta, uint32_t off, uint64_t before,
                          uint64_t after);
-void ip_ck_complete(interp_ctx *c, const ip_op *o, int d, int mc, uint64_t before, uint64_t after, uint32_t tx);
+int ip_ck_complete(interp_ctx *c, const ip_op *o, int d, int mc, uint64_t before, uint64_t after, uint32_t tx);
 void ip_ck_bulk_waited(interp_ctx *c, ip_warp *w, int lane, uint32_t upto, bool read_only);
 /* bar.warp.sync executed by `exec` with membermask mask[lane] */
 void ip_ck_warp_sync_lanes(interp_ctx *c, ip_warp *w, const uint32_t *mask, uint32_t exec);

@@ -895,6 +895,12 @@ static int exec_warp(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f,
 
 static int mbar_fault(interp_ctx *c, ip_warp *w, uint32_t l, uint32_t off, int oc, const char *why)
 {
+    char inv[700];
+    if (c->ck && ip_ck_mbar_invalidated(c, oc, off, inv, sizeof inv))
+        return ip_error(c, INTERP_FAULT, w, (int)l, c->xfunc, c->xpc,
+                        "[mbarrier-invalidated]: %s (mbarrier at shared 0x%x of CTA rank %d): mbarrier.inval "
+                        "invalidated it and nothing initialised it again (an inval inside the loop that still "
+                        "uses the barrier?)\n  invalidated by: %s", why, off, oc, inv);
     return ip_error(c, INTERP_FAULT, w, (int)l, c->xfunc, c->xpc, "%s (mbarrier at shared 0x%x of CTA rank %d)",
                     why, off, oc);
 }
@@ -997,7 +1003,7 @@ static int exec_mbar(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f,
             const ir_operand *d = &in->opd[0];
             if (d->kind == IR_OPD_REG)
                 wreg(c, f, d->u.reg, l, ok);
-            if (ok && c->ck && ip_ck_mbar_observed(c, w, (int)l, p.cta, p.soff))
+            if (ok && c->ck && ip_ck_mbar_observed(c, w, (int)l, p.cta, p.soff, par))
                 return c->res.status;
             observed |= ok;
             if (!ok) {

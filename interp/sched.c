@@ -512,6 +512,11 @@ static void deadlock(interp_ctx *c)
                     ip_bar *b = &t->bar[w->wait[l0] & 15];
                     at = append(buf, len, at, "\n      barrier %u: %u of %u threads arrived",
                                 (unsigned)w->wait[l0], b->arrived, b->expected ? b->expected : t->live);
+                    if (b->expected > t->live)
+                        at = append(buf, len, at, "; the count %u is more than the %u thread(s) of the CTA that "
+                                    "have not exited: it names threads that will never arrive (the count of a "
+                                    "named barrier counts every thread that syncs on it, in whole warps)",
+                                    b->expected, t->live);
                 } else if (st == INTERP_T_CLUSTER_BAR) {
                     at = append(buf, len, at, "\n      cluster barrier: %u of %u threads arrived",
                                 cl->cbar_arrived, cl->live);
@@ -540,6 +545,8 @@ static void deadlock(interp_ctx *c)
                                     off, oc, word >> 62 & 1 ? "initialised, " : "",
                                     ip_mbar_describe(word, mbs, sizeof mbs), w->wait_aux[l0] & 1);
                     char hist[2048];
+                    ip_ck_describe_missed(c, w, oc, off, w->wait_aux[l0], "      ", hist, sizeof hist);
+                    at = append(buf, len, at, "%s", hist);
                     if (!again) {
                         ip_ck_describe_mbar(c, oc, off, "      ", hist, sizeof hist);
                         at = append(buf, len, at, "%s", hist);

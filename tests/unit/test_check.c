@@ -21,6 +21,12 @@
  *     by bar.warp.sync or an acquire and not by shfl.sync; sub-word accesses
  *     of one granule by several lanes, loads by many lanes and a lane's own
  *     accesses never reported;
+ *   - an expect_tx after the last arrival of its phase, the copy landed
+ *     first (eager: [expect-tx-late]) or after (the phase completed early:
+ *     copy-not-waited);
+ *   - a parity wait not ordered before the arrivals of the barrier's next
+ *     phase (check/ directly: ck_overrun), and a TMA load's source box
+ *     against a TMA store still writing it, row by row (ck_global_box);
  *   - a copy that only lane 0 of the warp waited for, read by the other
  *     lanes with no __syncwarp after the wait; with bar.warp.sync the lanes
  *     that reach it first wait there for lane 0 (the scheduler converges
@@ -286,6 +292,95 @@ static void gwrite_maps(void)
 }
 
 /* lanes of one warp (agent 0), check/ directly */
+/* ck_overrun: a parity wait that observed completion n of a barrier must
+ * be ordered before the arrivals of completion n + 1 (zoo4 rel_wrong_stage:
+ * the consumers release the other stage's empty barrier, and its next phase
+ * may complete before the producer's wait for the previous one runs). */
+static void overrun(void)
+{
+    ck_state *s = ck_new(1, 3, 4096);
+    if (!s) {
+        printf("FAIL overrun: ck_new\n");
+        check_failures++;
+        return;
+    }
+    ck_mbar *m = ck_mbar_at(s, 0, 0x100);
+    uint32_t lanes, site, comp = m->comp;
+    /* warp 0 waits (parity) and sees completion 1; warp 1's arrivals for
+     * completion 2 know nothing of that wait */
+    ck_seen_set(s, 0, comp, 1, 1u << 3, 77, true);
+    uint32_t *pend = ck_sync_new(s);
+    ck_release(s, 1, pend);
+    CK_EXPECT("overrun: next phase's arrival unordered with the parity wait", ck_overrun(s, comp, 1, pend, &lanes, &site), 0);
+    CK_EXPECT("... names the wait's site", (int)site, 77);
+    CK_EXPECT("... and its lane", (int)lanes, 1 << 3);
+    CK_EXPECT("overrun: only waits of completion n count", ck_overrun(s, comp, 2, pend, &lanes, &site), -1);
+    /* warp 0 releases after its wait (an arrive on the empty barrier), warp 1
+     * acquires it and then arrives: ordered */
+    uint32_t *empty = ck_sync_new(s);
+    ck_release(s, 0, empty);
+    ck_acquire(s, 1, empty);
+    ck_clear(s, pend);
+    ck_release(s, 1, pend);
+    CK_EXPECT("overrun: an arrival ordered after the wait is fine", ck_overrun(s, comp, 1, pend, &lanes, &site), -1);
+    /* a second lane's later wait of the same completion: the arrival must
+     * come after that one too */
+    ck_seen_set(s, 0, comp, 1, 1u << 4, 77, true);
+    CK_EXPECT("overrun: ... and after a later lane's wait of the same completion",
+              ck_overrun(s, comp, 1, pend, &lanes, &site), 0);
+    CK_EXPECT("... both lanes named", (int)lanes, 3 << 3);
+    /* a wait by state (not parity) is not overrun by later phases */
+    ck_seen_set(s, 2, comp, 1, 1, 78, false);
+    ck_seen_set(s, 0, comp, 0, 1, 77, true);
+    ck_clear(s, pend);
+    CK_EXPECT("overrun: a state wait is never overrun", ck_overrun(s, comp, 1, pend, &lanes, &site), -1);
+    ck_free(s);
+}
+
+/* ck_global_box: a TMA load's source box against a store region still in
+ * flight, row by row (zoo4 store_then_reload). */
+static void global_box(void)
+{
+    ck_state *s = ck_new(1, 2, 4096);
+    if (!s) {
+        printf("FAIL global box: ck_new\n");
+        check_failures++;
+        return;
+    }
+    ck_op st = { .agent = 0, .lane = 0, .site = 5, .id = 1, .what = "TMA store", .cta = -1,
+                 .comp = ck_bulk_wcomp(s, 0, 0), .val = 1 };
+    /* a 64x64 f32 tensor at 0x10000 (rows of 256 bytes): the store writes
+     * columns 0..15 of rows 0..7 */
+    ck_greg g = { .base = 0x10000, .rank = 2, .stride = { 4, 256 }, .b0 = { 0, 0 }, .b1 = { 16, 8 } };
+    g.lo = 0x10000;
+    g.hi = 0x10000 + 7 * 256 + 64;
+    g.op = ck_op_new(s, &st);
+    ck_greg_add(s, &g);
+    ck_greg ld = g;
+    uint32_t op = UINT32_MAX;
+    CK_EXPECT("global box: the same box read back before the store completes races",
+              ck_global_box(s, 1, &ld, &op), CK_GLOBAL_STORE);
+    CK_EXPECT("... naming the store", (int)op, (int)g.op);
+    /* columns 16..31 of the same rows: inside the bounding range, no byte shared */
+    ld.b0[0] = 16, ld.b1[0] = 32;
+    ld.lo = 0x10000 + 64, ld.hi = 0x10000 + 7 * 256 + 128;
+    CK_EXPECT("global box: interleaved rows that share no byte do not", ck_global_box(s, 1, &ld, &op), CK_OK);
+    /* rows 7..14, columns 8..23: one row overlaps in 8 columns */
+    ld.b0[0] = 8, ld.b1[0] = 24, ld.b0[1] = 7, ld.b1[1] = 15;
+    ld.lo = 0x10000 + 7 * 256 + 32, ld.hi = 0x10000 + 14 * 256 + 96;
+    CK_EXPECT("global box: one shared row is enough", ck_global_box(s, 1, &ld, &op), CK_GLOBAL_STORE);
+    /* the issuing thread waited for the store (wait_group without .read):
+     * that orders the issuer only, not another warp's read */
+    ck_observe(s, 0, st.comp, 1);
+    CK_EXPECT("global box: the issuer's wait alone does not order another warp", ck_global_box(s, 1, &ld, &op),
+              CK_GLOBAL_STORE);
+    /* the reader ordered after that wait (a barrier after it) */
+    ck_observe(s, 1, st.comp, 1);
+    CK_EXPECT("global box: a reader ordered after the issuer's wait_group does not race", ck_global_box(s, 1, &ld, &op),
+              CK_OK);
+    ck_free(s);
+}
+
 static void lanes(void)
 {
     ck_state *s = ck_new(1, 2, 4096);
@@ -800,6 +895,67 @@ static const char *other_bar = K("k", "", BAR "  .shared .align 8 .b64 bar2;\n  
 "  @!%p1 bra W0;\n"
 "  ret;\n");
 
+/* a barrier invalidated and then armed again without an init */
+static const char *inval_use = K("k", "", BAR,
+"  mov.u32 %r2, bar;\n"
+"  mbarrier.init.shared::cta.b64 [%r2], 1;\n"
+"  mbarrier.arrive.shared::cta.b64 _, [%r2];\n"
+"  mbarrier.inval.shared::cta.b64 [%r2];\n"
+"  mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r2], 64;\n"
+"  ret;\n");
+
+/* thread 0 initialises the barrier; warp 1 arrives on it with (sync != 0)
+ * or without a bar.sync between */
+static const char *init_nosync = K("k", ", .param .u32 sync", BAR,
+"  ld.param.u32 %r9, [sync];\n"
+"  mov.u32 %r2, bar;\n"
+"  setp.ne.u32 %p1, %r1, 0;\n"
+"  @%p1 bra S;\n"
+"  mbarrier.init.shared::cta.b64 [%r2], 32;\n"
+"S:\n"
+"  setp.eq.u32 %p3, %r9, 0;\n"
+"  @%p3 bra T;\n"
+"  bar.sync 0;\n"
+"T:\n"
+"  setp.lt.u32 %p2, %r1, 32;\n"
+"  @%p2 bra OUT;\n"
+"  mbarrier.arrive.shared::cta.b64 _, [%r2];\n"
+"OUT:\n"
+"  ret;\n");
+
+/* a bulk copy, then a plain arrive and the expect_tx after it (late != 0)
+ * or before it */
+static const char *tx_late = K("k", ", .param .u32 late", BAR "  .shared .align 128 .b8 buf[128];\n",
+"  ld.param.u32 %r9, [late];\n"
+"  mov.u32 %r2, bar;\n"
+"  mov.u32 %r4, buf;\n"
+"  mbarrier.init.shared::cta.b64 [%r2], 1;\n"
+"  add.s64 %rd4, %rd1, 1024;\n"
+"  setp.ne.u32 %p3, %r9, 0;\n"
+"  @!%p3 mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [%r2], 64;\n"
+"  cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r4], [%rd4], 64, [%r2];\n"
+"  mbarrier.arrive.shared::cta.b64 _, [%r2];\n"
+"  @%p3 mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [%r2], 64;\n"
+"W0:\n"
+"  mbarrier.try_wait.parity.shared::cta.b64 %p1, [%r2], 0;\n"
+"  @!%p1 bra W0;\n"
+"  ld.shared.u32 %r5, [%r4+32];\n"
+"  st.global.u32 [%rd1], %r5;\n"
+"  ret;\n");
+
+/* the barrier sits inside the buffer a bulk copy fills */
+static const char *copy_over_bar = K("k", "", "  .shared .align 128 .b8 buf[256];\n",
+"  mov.u32 %r4, buf;\n"
+"  add.u32 %r2, %r4, 64;\n"
+"  mbarrier.init.shared::cta.b64 [%r2], 1;\n"
+"  mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r2], 128;\n"
+"  add.s64 %rd4, %rd1, 1024;\n"
+"  cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r4], [%rd4], 128, [%r2];\n"
+"W0:\n"
+"  mbarrier.try_wait.parity.shared::cta.b64 %p1, [%r2], 0;\n"
+"  @!%p1 bra W0;\n"
+"  ret;\n");
+
 /* warp 0 waits at a named barrier for 64 threads; warp 1 never comes */
 static const char *bar_dead = K("k", "", "",
 "  setp.ge.u32 %p1, %r1, 32;\n"
@@ -1164,7 +1320,57 @@ int main(void)
     th_run_k(&r, bar_dead, "k", 1, 64, 1, 0, 1, INTERP_COMPLETE_DEFERRED, NULL, 0);
     CHECK_MSG("a warp stuck at bar.sync is reported at the bar.sync itself", &r, INTERP_DEADLOCK,
               "bar.sync at test.ptx:16: bar.sync 1, 64;\n      barrier 1: 32 of 64 threads arrived");
+    CHECK_MSG("... saying the count exceeds the threads left", &r, INTERP_DEADLOCK,
+              "the count 64 is more than the 32 thread(s) of the CTA that have not exited");
     th_free(&r);
+
+    uint64_t sync = 0;
+    th_run_k(&r, init_nosync, "k", 1, 64, 1, 0, 1, INTERP_COMPLETE_DEFERRED, &sync, 1);
+    CHECK_MSG("an arrive by another warp with no bar.sync after the init", &r, INTERP_FAULT,
+              "[mbarrier-init-unordered]: mbarrier.arrive on the mbarrier at shared 0x400 of CTA rank 0 before its "
+              "initialisation is ordered before this thread");
+    CHECK_MSG("... naming the init", &r, INTERP_FAULT, "initialised from CTA (0,0,0) warp 0 lane 0 at test.ptx:");
+    th_free(&r);
+    sync = 1;
+    th_run_k(&r, init_nosync, "k", 1, 64, 1, 0, 1, INTERP_COMPLETE_DEFERRED, &sync, 1);
+    CHECK_OK("with a bar.sync after the init: clean", &r);
+    th_free(&r);
+
+    th_run_k(&r, inval_use, "k", 1, 1, 1, 0, 1, INTERP_COMPLETE_DEFERRED, NULL, 0);
+    CHECK_MSG("an arrive on an invalidated barrier names the inval", &r, INTERP_FAULT,
+              "[mbarrier-invalidated]: mbarrier.arrive on an mbarrier that is not initialised");
+    CHECK_MSG("... and where it was invalidated", &r, INTERP_FAULT,
+              "invalidated by: CTA (0,0,0) warp 0 lane 0 at test.ptx:");
+    CHECK_MSG("... (the inval)", &r, INTERP_FAULT, ": mbarrier.inval.shared::cta.b64 [%r2];");
+    th_free(&r);
+
+    uint64_t late = 1;
+    th_run_k(&r, tx_late, "k", 1, 1, 1, 0, 1, INTERP_COMPLETE_EAGER, &late, 1);
+    CHECK_MSG("expect_tx after the last arrive, the copy landed first (eager): reported at the arrive", &r,
+              INTERP_FAULT, "[expect-tx-late]: this mbarrier.arrive is the last arrival of its phase of the mbarrier "
+              "at shared 0x400 of CTA rank 0, but the phase has announced 0 byte(s) so far while its copies have "
+              "already brought 64");
+    th_free(&r);
+    th_run_k(&r, tx_late, "k", 1, 1, 1, 0, 1, INTERP_COMPLETE_DEFERRED, &late, 1);
+    CHECK_MSG("... the copy landing after the arrive (deferred): the phase completed early, the read races", &r,
+              INTERP_FAULT, "data race [copy-not-waited]: ld.shared.u32 reads 4 byte(s) at shared 0x4a0");
+    th_free(&r);
+    late = 0;
+    for (int p = 0; p < 3; p++) {
+        th_run_k(&r, tx_late, "k", 1, 1, 1, 0, 1, pols[p], &late, 1);
+        snprintf(n, sizeof n, "expect_tx before the arrive: clean (%s)", pn[p]);
+        CHECK_OK(n, &r);
+        th_free(&r);
+    }
+
+    for (int p = 0; p < 3; p++) {
+        th_run_k(&r, copy_over_bar, "k", 1, 1, 1, 0, 1, pols[p], NULL, 0);
+        snprintf(n, sizeof n, "a copy over its own barrier is reported at the copy (%s)", pn[p]);
+        CHECK_MSG(n, &r, INTERP_FAULT, "[copy-over-mbarrier]: this bulk copy global->shared::cluster writes shared 0x400..0x47f of CTA rank 0, over the initialised mbarrier at shared 0x440");
+        snprintf(n, sizeof n, "... naming the barrier's init (%s)", pn[p]);
+        CHECK_MSG(n, &r, INTERP_FAULT, "the mbarrier was initialised from CTA (0,0,0) warp 0 lane 0 at test.ptx:");
+        th_free(&r);
+    }
 
     uint64_t wt = 1;
     th_run_k(&r, cpasync, "k", 1, 64, 1, 0, 1, INTERP_COMPLETE_DEFERRED, &wt, 1);
@@ -1283,6 +1489,8 @@ int main(void)
     CHECK_OK("fenced, and waited for: clean", &r);
     th_free(&r);
     wgmma_window();
+    overrun();
+    global_box();
     lanes();
     partial_syncs();
 

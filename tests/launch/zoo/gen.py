@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""gen.py — writes zoo.jsonl, zoo2.jsonl, zoo3.jsonl, zoo_warp.jsonl and zoo5.jsonl, one
-ptxi-launch/1 case per entry of zoo.ptx / zoo2.ptx / zoo3.ptx / zoo_warp.ptx / zoo5.ptx (every
-kernel and its _ok twin), all with the same buffers and tensor maps.  Run it after rebuilding
-zoo.ptx."""
+"""gen.py — writes zoo.jsonl, zoo2.jsonl, zoo3.jsonl, zoo4.jsonl, zoo5.jsonl, zoo7.jsonl and
+zoo_warp.jsonl, one ptxi-launch/1 case per entry of zoo.ptx / zoo2.ptx / zoo3.ptx / zoo4.ptx /
+zoo5.ptx / zoo7.ptx / zoo_warp.ptx (every kernel and its _ok twin), all with the same buffers and
+tensor maps.  Run it after rebuilding zoo.ptx."""
 import json, re
 
 def tmap(name, buf):
@@ -11,7 +11,7 @@ def tmap(name, buf):
             "global_strides": [256], "box_dim": [16, 8], "element_strides": [1, 1],
             "interleave": "NONE", "swizzle": "NONE", "l2_promotion": "NONE", "oob_fill": "NONE"}
 
-for z, block in (("zoo", 96), ("zoo3", 96), ("zoo_warp", 96), ("zoo5", 160)):
+for z, block in (("zoo", 96), ("zoo3", 96), ("zoo4", 96), ("zoo7", 96), ("zoo_warp", 96), ("zoo5", 160)):
     ptx = open(z + ".ptx").read()
     names = re.findall(r"^\.visible \.entry (\w+)\(", ptx, re.M)
     with open(z + ".jsonl", "w") as f:

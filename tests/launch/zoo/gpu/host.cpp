@@ -1,5 +1,5 @@
 // host.cpp — launches one kernel of a cubin (driver API) with a 3 s
-// timeout and prints one line: NAME STATUS [details].  STATUS is OK, HANG
+// timeout (HOST_HANG_S seconds if set) and prints one line: NAME STATUS [details].  STATUS is OK, HANG
 // (still running after 3 s; the process then exits without waiting) or the
 // CUDA error name of a fault.
 #include <cuda.h>
@@ -51,11 +51,14 @@ int main(int argc, char **argv)
     CUtensorMap tm = tmap(src), tmo = tmap(out);
     unsigned grid = 1, cl = 1, block = 96, arg = 0;
     void *params[4];
-    if (!strcmp(mode, "zoo") || !strcmp(mode, "zoo5")) {
-        cl = grid = (unsigned)atoi(argv[4]);
+    if (!strcmp(mode, "zoo") || !strcmp(mode, "zoo5") || !strcmp(mode, "raw")) {
+        cl = grid = !strcmp(mode, "raw") ? 1 : (unsigned)atoi(argv[4]);
         if (!strcmp(mode, "zoo5"))
             block = 160;         /* zoo5.cu: a consumer warpgroup and a producer warp */
         params[0] = &tm; params[1] = &tmo; params[2] = &dst; params[3] = &out;
+    } else if (!strcmp(mode, "exit")) {
+        grid = (unsigned)atoi(argv[4]); arg = argc > 5 ? (unsigned)atoi(argv[5]) : 0; block = 128;
+        params[0] = &tm; params[1] = &dst; params[2] = &arg;
     } else if (!strcmp(mode, "arrive")) {
         arg = (unsigned)atoi(argv[4]); block = 32;
         params[0] = &dst; params[1] = &arg;
@@ -72,9 +75,10 @@ int main(int argc, char **argv)
     cfg.attrs = at; cfg.numAttrs = 1;
     CUresult r = cuLaunchKernelEx(&cfg, fn, params, NULL);
     if (r) { printf("%s LAUNCH %s\n", name, ename(r)); return 1; }
+    double hang_s = getenv("HOST_HANG_S") ? atof(getenv("HOST_HANG_S")) : 3.0;
     double t0 = now();
     while ((r = cuStreamQuery(0)) == CUDA_ERROR_NOT_READY) {
-        if (now() - t0 > 3.0) { printf("%s HANG\n", name); fflush(stdout); _exit(3); }
+        if (now() - t0 > hang_s) { printf("%s HANG\n", name); fflush(stdout); _exit(3); }
         usleep(1000);
     }
     if (r) { printf("%s FAULT %s\n", name, ename(r)); return 1; }
@@ -84,6 +88,14 @@ int main(int argc, char **argv)
         /* third hash: dst's first 8 KiB only (zoo3's tmap kernels keep a map, with
          * this run's global address in it, at byte 8192) */
         printf("%s OK %016llx %016llx %016llx\n", name, fnv(hb, 16384), fnv(ho, 16384), fnv(hb, 8192));
+    } else if (!strcmp(mode, "raw")) {
+        unsigned *u = (unsigned *)hb;
+        printf("%s OK", name);
+        for (int i = 0; i < 8; i++) printf(" %08x", u[i]);
+        printf("\n");
+    } else if (!strcmp(mode, "exit")) {
+        unsigned *u = (unsigned *)hb;
+        printf("%s OK wait=%u changed_words=%u ctas=%u\n", name, arg, u[0], u[1]);
     } else if (!strcmp(mode, "arrive")) {
         unsigned *u = (unsigned *)hb;
         printf("%s OK count=%u lane0: done=%u pending=%u lane31: done=%u pending=%u\n", name, arg, u[0], u[1], u[62], u[63]);
