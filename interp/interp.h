@@ -87,6 +87,9 @@ typedef struct interp_launch {
     uint64_t max_steps;                      /* warp instructions in all; 0 = unlimited */
     bool no_check;                           /* --check=none: no happens-before checking
                                                 (check/; on by default) */
+    bool no_contract;                        /* --no-contract: every mul and add rounds
+                                                on its own, as the PTX reads, instead of
+                                                fusing the pairs ptxas fuses (contract/) */
     /* Polled between warp turns (every IP_QUANTUM instructions at most):
      * once non-zero (INTERP_STOP_*, which the message names), the run ends
      * with INTERP_INTERRUPTED.  Set it from a signal handler or a watchdog

@@ -219,6 +219,33 @@ uint32_t sfu_div_full(uint32_t ua, uint32_t ub, bool ftz)
     return out32(f32mul(u2f(core(C_RCP, f2u(b))), a), false);
 }
 
+/* div.full(.ftz).f32 whose FMUL ptxas fused with the add after it
+ * (contract/): the same scaling of a and b as sfu_div_full, then one FFMA,
+ * a * MUFU.RCP(b) + c rounded once (.ftz: FFMA.FTZ, every operand and the
+ * result flushed).  H100: Triton's layer norm `sum / N + eps`
+ * (tests/hw/triton_sfu, layernorm_rand). */
+uint32_t sfu_div_full_fma(uint32_t ua, uint32_t ub, uint32_t uc, bool ftz)
+{
+    float a = u2f(ua), b = u2f(ub), c = u2f(uc);
+    if (ftz) {
+        if (huge(ub)) {
+            a = f32mul_ftz(a, 0.25f);
+            b = f32mul_ftz(b, 0.25f);
+        }
+        float r = u2f(core(C_RCP, f2u(b)));
+        return out32(fmaf(u2f(flush32(f2u(a))), r, u2f(flush32(uc))), true);
+    }
+    if (huge(ub)) {
+        a = f32mul(a, 0.25f);
+        b = f32mul(b, 0.25f);
+    }
+    if (tiny(f2u(b))) {
+        a = f32mul(a, 0x1p24f);
+        b = f32mul(b, 0x1p24f);
+    }
+    return out32(fmaf(u2f(core(C_RCP, f2u(b))), a, c), false);
+}
+
 /* ---- 16-bit forms --------------------------------------------------------
  * MUFU.EX2.F16 / .BF16 and MUFU.TANH.F16 / .BF16 (one instruction each; the
  * x2 forms apply it to each half): the f32 core on the widened input, its
