@@ -71,6 +71,8 @@ typedef struct ip_plan {
     ir_instr **xown;           /* per function: the module's instructions with each
                                 * contracted add an fma (contract/), NULL when the
                                 * function has no pair or contraction is off */
+    struct ctr_pair **pairs;   /* per function: those pairs, in order of the add */
+    int *npairs;
     ip_uop **uops;             /* per function, per instruction (uop.c) */
     uint32_t *nconst;          /* per function: constant slots after its registers */
     uint64_t **konst;          /* per function: their values */

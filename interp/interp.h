@@ -247,6 +247,11 @@ int interp_inflight_describe(const interp_ctx *c, int i, char *buf, size_t len);
 /* "file:line: <source text>" of instruction pc of function func. */
 int interp_where(const interp_ctx *c, int func, uint32_t pc, char *buf, size_t len);
 
+/* When instruction pc of function func is an add that ptxas fuses with the
+ * mul (or div.full) before it into one fma, and this launch does too (it
+ * was not made with no_contract): that mul's instruction index; else -1. */
+int64_t interp_contracted(const interp_ctx *c, int func, uint32_t pc);
+
 /* ---- debugger views (interp/debug.c) ------------------------------------- */
 
 /* In-flight op i as fields.  Spaces are IR_SPACE_*: a shared destination is

@@ -61,7 +61,9 @@ static bool plan_contract(ip_plan *p)
     const ir_module *m = p->mod;
     p->xin = calloc(m->nfuncs + 1, sizeof *p->xin);
     p->xown = calloc(m->nfuncs + 1, sizeof *p->xown);
-    if (!p->xin || !p->xown)
+    p->pairs = calloc(m->nfuncs + 1, sizeof *p->pairs);
+    p->npairs = calloc(m->nfuncs + 1, sizeof *p->npairs);
+    if (!p->xin || !p->xown || !p->pairs || !p->npairs)
         return false;
     for (uint32_t f = 0; f < m->nfuncs; f++) {
         const ir_function *fn = &m->funcs[f];
@@ -82,7 +84,8 @@ static bool plan_contract(ip_plan *p)
         memcpy(x, fn->instrs, fn->ninstrs * sizeof *x);
         for (int i = 0; i < n; i++)
             ctr_fused_instr(fn, &v[i], &x[v[i].add]);
-        free(v);
+        p->pairs[f] = v;
+        p->npairs[f] = n;
         p->xown[f] = x;
         p->xin[f] = x;
     }
@@ -329,7 +332,12 @@ void ip_plan_free(ip_plan *p)
     if (p->xown)
         for (uint32_t f = 0; p->mod && f < p->mod->nfuncs; f++)
             free(p->xown[f]);
+    if (p->pairs)
+        for (uint32_t f = 0; p->mod && f < p->mod->nfuncs; f++)
+            free(p->pairs[f]);
     free(p->xown);
+    free(p->pairs);
+    free(p->npairs);
     free(p->xin);
     ip_wgmma_plan_free(p);
     ip_warp_mma_plan_free(p);
