@@ -24,6 +24,9 @@
 #include <string.h>
 #include "contract/contract.h"
 
+/* ptxas fuses a mul and an add in different basic blocks */
+static const bool CROSS_BLOCKS = false;
+
 static bool half_or_float(int t)
 {
     switch (t) {
@@ -82,7 +85,80 @@ typedef struct {
     uint32_t *uses;     /* per register: operands that name it, all instructions */
     uint32_t *def;      /* per register: the instruction whose opd[0] is it, +1; 0 none */
     uint32_t *block;    /* per instruction: basic block number */
+    uint32_t nblocks;
+    uint32_t *first;    /* per block: its first instruction (nblocks + 1 entries) */
+    uint32_t *succ;     /* per block: up to two successors, UINT32_MAX none */
+    uint32_t *pfirst;   /* per block: its predecessors are preds[pfirst[b] .. pfirst[b + 1]) */
+    uint32_t *preds;
+    uint32_t *stack;    /* nblocks + 1: the searches' work list */
+    uint8_t *mark;      /* per block: scratch for the searches */
+    bool cfg_ok;        /* no brx.idx: every successor is known */
 } scan;
+
+/* Blocks reachable from the successors of block b without entering
+ * block `stop`, marked `bit` in s->mark (forward = true), or the blocks
+ * from which b is reachable without passing through `stop` (forward =
+ * false; b itself not marked unless on a cycle). */
+static void reach(const scan *s, uint32_t b, uint32_t stop, uint8_t bit, bool forward)
+{
+    uint32_t *stack = s->stack, n = 0;
+    for (uint32_t i = 0; i < s->nblocks; i++)
+        s->mark[i] &= (uint8_t)~bit;
+    stack[n++] = b;
+    while (n) {
+        uint32_t x = stack[--n];
+        const uint32_t *next = forward ? &s->succ[2 * x] : &s->preds[s->pfirst[x]];
+        uint32_t nn = forward ? 2 : s->pfirst[x + 1] - s->pfirst[x];
+        for (uint32_t k = 0; k < nn; k++) {
+            uint32_t y = next[k];
+            if (y == UINT32_MAX || y == stop || (s->mark[y] & bit))
+                continue;
+            s->mark[y] |= bit;
+            stack[n++] = y;   /* each block is pushed once per search */
+        }
+    }
+}
+
+/* Does any instruction of [lo, hi) write register r? */
+static bool written(const scan *s, uint32_t r, uint32_t lo, uint32_t hi)
+{
+    for (uint32_t i = lo; i < hi; i++)
+        if (s->fn->instrs[i].nopd && writes(s->fn, &s->fn->instrs[i].opd[0], r))
+            return true;
+    return false;
+}
+
+/* The mul at mi (block bm) and the add at ai (block ba != bm): every path
+ * from the entry to the add passes the mul, and no path from the mul to
+ * the add (not through the mul again) writes one of the mul's sources. */
+static bool across_blocks(const scan *s, const ir_instr *m, uint32_t mi, uint32_t ai)
+{
+    uint32_t bm = s->block[mi], ba = s->block[ai];
+    if (!s->cfg_ok)
+        return false;
+    /* dominance: the add's block is not reachable from the entry around bm */
+    if (bm != 0) {
+        reach(s, 0, bm, 1, true);
+        if (ba == 0 || (s->mark[ba] & 1))
+            return false;
+    }
+    reach(s, bm, bm, 2, true);    /* after the mul */
+    reach(s, ba, bm, 4, false);   /* before the add */
+    for (uint32_t k = 1; k < m->nopd; k++) {
+        const ir_operand *o = &m->opd[k];
+        if (o->kind != IR_OPD_REG)
+            continue;
+        if (o->u.reg == m->opd[0].u.reg || written(s, o->u.reg, mi + 1, s->first[bm + 1]) ||
+            written(s, o->u.reg, s->first[ba], ai))
+            return false;
+        /* the add's block whole when a path leaves it after the add and
+         * comes back (a loop not through the mul) */
+        for (uint32_t b = 0; b < s->nblocks; b++)
+            if ((s->mark[b] & 6) == 6 && written(s, o->u.reg, s->first[b], s->first[b + 1]))
+                return false;
+    }
+    return true;
+}
 
 /* The single definition of register r when r is named exactly twice in
  * the function (that definition and one read), else -1. */
@@ -134,7 +210,10 @@ static bool product(const scan *s, uint32_t ai, int k, ctr_pair *p)
             return false;
         m = &fn->instrs[mi];
     }
-    if (s->block[mi] != s->block[ai] || (uint32_t)mi > ai || m->guard >= 0)
+    if (m->guard >= 0 || (s->block[mi] == s->block[ai] && (uint32_t)mi > ai))
+        return false;
+    bool same = s->block[mi] == s->block[ai];
+    if (!same && !(CROSS_BLOCKS && across_blocks(s, m, (uint32_t)mi, ai)))
         return false;
     uint32_t flags = CTR_FUSED;
     if (m->op == IR_OP_DIV && t == IR_T_F32 && m->ntypes == 1 && m->types[0] == t && ir_has(m, IR_M_FULL) &&
@@ -144,7 +223,7 @@ static bool product(const scan *s, uint32_t ai, int k, ctr_pair *p)
         return false;
     if (!ir_has(m, IR_M_FTZ) != !ir_has(add, IR_M_FTZ))
         return false;
-    if (!sources_kept(s, m, (uint32_t)mi, ai))
+    if (same && !sources_kept(s, m, (uint32_t)mi, ai))
         return false;
     if (neg != UINT32_MAX)
         flags ^= CTR_NEG_PROD;
@@ -186,6 +265,55 @@ int ctr_find(const ir_function *fn, ctr_pair **out)
             s.def[in->opd[0].u.reg] = i + 1;
         s.block[i] = (i ? s.block[i - 1] : 0) + (i && leader[i]);
     }
+    s.nblocks = s.block[fn->ninstrs - 1] + 1;
+    s.first = calloc(s.nblocks + 1, sizeof *s.first);
+    s.succ = malloc(2 * (s.nblocks + 1) * sizeof *s.succ);
+    s.mark = calloc(s.nblocks + 1, 1);
+    if (!s.first || !s.succ || !s.mark)
+        goto oom;
+    s.cfg_ok = true;
+    s.first[s.nblocks] = fn->ninstrs;
+    for (uint32_t i = fn->ninstrs; i-- > 0;)
+        s.first[s.block[i]] = i;
+    for (uint32_t b = 0; b < s.nblocks; b++) {
+        const ir_instr *last = &fn->instrs[s.first[b + 1] - 1];
+        uint32_t next = b + 1 < s.nblocks ? b + 1 : UINT32_MAX, *su = &s.succ[2 * b];
+        su[0] = next;
+        su[1] = UINT32_MAX;
+        switch (last->op) {
+        case IR_OP_BRA:
+            if (last->opd[0].kind == IR_OPD_LABEL && last->opd[0].u.label < fn->ninstrs) {
+                su[1] = s.block[last->opd[0].u.label];
+                if (last->guard < 0)
+                    su[0] = UINT32_MAX;
+            } else {
+                s.cfg_ok = false;
+            }
+            break;
+        case IR_OP_RET: case IR_OP_EXIT: case IR_OP_TRAP:
+            if (last->guard < 0)
+                su[0] = UINT32_MAX;
+            break;
+        case IR_OP_BRX_IDX:
+            s.cfg_ok = false;
+            break;
+        default:
+            break;
+        }
+    }
+    s.pfirst = calloc(s.nblocks + 2, sizeof *s.pfirst);
+    s.preds = malloc((2 * s.nblocks + 1) * sizeof *s.preds);
+    s.stack = malloc((s.nblocks + 1) * sizeof *s.stack);
+    if (!s.pfirst || !s.preds || !s.stack)
+        goto oom;
+    for (uint32_t k = 0; k < 2 * s.nblocks; k++)
+        if (s.succ[k] != UINT32_MAX)
+            s.pfirst[s.succ[k] + 2]++;
+    for (uint32_t b = 0; b < s.nblocks; b++)
+        s.pfirst[b + 2] += s.pfirst[b + 1];
+    for (uint32_t k = 0; k < 2 * s.nblocks; k++)
+        if (s.succ[k] != UINT32_MAX)
+            s.preds[s.pfirst[s.succ[k] + 1]++] = k / 2;
     for (uint32_t i = 0; i < fn->ninstrs; i++) {
         const ir_instr *in = &fn->instrs[i];
         if (!loose(in, IR_OP_ADD) && !loose(in, IR_OP_SUB))
@@ -210,6 +338,12 @@ int ctr_find(const ir_function *fn, ctr_pair **out)
     free(s.uses);
     free(s.def);
     free(s.block);
+    free(s.first);
+    free(s.succ);
+    free(s.mark);
+    free(s.pfirst);
+    free(s.preds);
+    free(s.stack);
     free(leader);
     *out = v;
     return n;
@@ -217,6 +351,12 @@ oom:
     free(s.uses);
     free(s.def);
     free(s.block);
+    free(s.first);
+    free(s.succ);
+    free(s.mark);
+    free(s.pfirst);
+    free(s.preds);
+    free(s.stack);
     free(leader);
     free(v);
     return -1;
