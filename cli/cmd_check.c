@@ -27,9 +27,8 @@ static int list_contractions(const ir_module *m, const char *path)
             char ma[96], mm[96];
             ir_format_mnemonic(&fn->instrs[v[i].add], ma, sizeof ma);
             ir_format_mnemonic(&fn->instrs[v[i].mul], mm, sizeof mm);
-            printf("%s:%u: %s: %s takes the %s of line %u%s: one fma, rounded once\n", path,
-                   fn->instrs[v[i].add].loc.line, fn->name, ma, mm, fn->instrs[v[i].mul].loc.line,
-                   v[i].neg != UINT32_MAX ? " (through a neg)" : "");
+            printf("%s:%u: %s: %s takes the %s of line %u: one fma, rounded once\n", path,
+                   fn->instrs[v[i].add].loc.line, fn->name, ma, mm, fn->instrs[v[i].mul].loc.line);
         }
         total += n;
         free(v);

@@ -33,12 +33,13 @@ enum {
     CTR_NEG_C = 1u << 2,     /* the addend enters negated (a*b - c) */
     CTR_DIV_FULL = 1u << 3,  /* the product is div.full.f32's a * rcp(b):
                                 opd[1] = a, opd[2] = b (sfu_div_full_fma) */
+    CTR_DIV_APPROX = 1u << 4, /* the same for div.approx.f32 (sfu_div_approx_fma) */
 };
 
 typedef struct ctr_pair {
-    uint32_t mul;       /* instruction index of the mul (or div.full) */
+    uint32_t mul;       /* instruction index of the mul (or div.full/.approx); one
+                           mul may be fused into several adds */
     uint32_t add;       /* instruction index of the add/sub that absorbs it */
-    uint32_t neg;       /* a neg between them (mul -> neg -> add), or UINT32_MAX */
     uint8_t prod_opd;   /* operand of the add (1 or 2) that carries the product */
     uint32_t flags;     /* CTR_* (CTR_FUSED always) */
 } ctr_pair;

@@ -1041,6 +1041,8 @@ static int exec_fused(X *x, uint32_t exec)
         case IR_T_F32:
             if (in->aux & CTR_DIV_FULL)
                 r = sfu_div_full_fma((uint32_t)a, (uint32_t)b, (uint32_t)c, ftz);
+            else if (in->aux & CTR_DIV_APPROX)
+                r = sfu_div_approx_fma((uint32_t)a, (uint32_t)b, (uint32_t)c, ftz);
             else
                 r = f32_out((float)fop(IR_OP_FMA, fval(a, t, ftz), fval(b, t, ftz), fval(c, t, ftz), false,
                                        FE_TONEAREST), ftz, sat);

@@ -248,7 +248,7 @@ static int lower_one(lower *lw, const ir_instr *in, ip_uop *u)
     case IR_OP_FMA:
         /* a contracted add (contract/): the product or the addend may
          * enter negated (u->off: bit 0, bit 1); div.full's form is not here */
-        if (plain_f32 && in->rnd == IR_M_RN && !(in->aux & ~(uint32_t)(CTR_FUSED | CTR_NEG_PROD | CTR_NEG_C))) {
+        if (plain_f32 && in->rnd == IR_M_RN && !(in->aux & (CTR_DIV_FULL | CTR_DIV_APPROX))) {
             u->sub = host_fma();
             u->off = ((in->aux & CTR_NEG_PROD) ? 1 : 0) | ((in->aux & CTR_NEG_C) ? 2 : 0);
             return srcs(lw, in, 3, t, u) ? IP_U_FFMA : 0;

@@ -246,6 +246,20 @@ uint32_t sfu_div_full_fma(uint32_t ua, uint32_t ub, uint32_t uc, bool ftz)
     return out32(fmaf(u2f(core(C_RCP, f2u(b))), a, c), false);
 }
 
+/* div.approx(.ftz).f32 fused with the add after it (contract/): the same
+ * scaling as sfu_div_approx, then FFMA(.FTZ) of a, MUFU.RCP(b) and c. */
+uint32_t sfu_div_approx_fma(uint32_t ua, uint32_t ub, uint32_t uc, bool ftz)
+{
+    float a = u2f(ua), b = u2f(ub), c = u2f(uc);
+    if (ftz)
+        return out32(fmaf(u2f(core(C_RCP, ub)), u2f(flush32(ua)), u2f(flush32(uc))), true);
+    if (tiny(ub)) {
+        a = f32mul(a, 0x1p24f);
+        b = f32mul(b, 0x1p24f);
+    }
+    return out32(fmaf(u2f(core(C_RCP, f2u(b))), a, c), false);
+}
+
 /* ---- 16-bit forms --------------------------------------------------------
  * MUFU.EX2.F16 / .BF16 and MUFU.TANH.F16 / .BF16 (one instruction each; the
  * x2 forms apply it to each half): the f32 core on the widened input, its

@@ -34,6 +34,7 @@ uint32_t sfu_div_full(uint32_t a, uint32_t b, bool ftz);
 /* div.full(.ftz).f32 fused with the add after it: a / b + c with the
  * quotient's FMUL and the add one FFMA (contract/) */
 uint32_t sfu_div_full_fma(uint32_t a, uint32_t b, uint32_t c, bool ftz);
+uint32_t sfu_div_approx_fma(uint32_t a, uint32_t b, uint32_t c, bool ftz);
 /* 16-bit forms (the x2 forms apply them to each half) */
 uint16_t sfu_ex2_f16(uint16_t x);
 uint16_t sfu_ex2_bf16(uint16_t x);   /* ex2.approx.ftz.bf16 */
