@@ -104,9 +104,12 @@ typedef struct {
     uint8_t *memo;      /* per instruction: F_* (does every use fuse?) */
 } scan;
 
-/* Every use of the value written by instruction d is an add that can take
- * it (through copies and negs), of type t with .ftz `ftz`. */
-static bool fuses_everywhere(scan *s, uint32_t d, int t, bool ftz, int depth)
+static uint32_t origin(const scan *s, uint32_t ai, int k, int t, uint32_t *neg);
+
+/* Every use of the value written by instruction d (the product `root`, or
+ * a copy or neg of it) is an add that can take it, of type t with .ftz
+ * `ftz`, and whose other operand is not the same product. */
+static bool fuses_everywhere(scan *s, uint32_t d, uint32_t root, int t, bool ftz, int depth)
 {
     if (s->memo[d] == F_YES || s->memo[d] == F_NO)
         return s->memo[d] == F_YES;
@@ -118,13 +121,13 @@ static bool fuses_everywhere(scan *s, uint32_t d, int t, bool ftz, int depth)
         const ir_instr *in = &s->fn->instrs[s->uinstr[u]];
         int k = s->uopd[u];
         if (k == 1 && passes(s->fn, in, t)) {
-            ok = fuses_everywhere(s, s->uinstr[u], t, ftz, depth + 1);
+            ok = fuses_everywhere(s, s->uinstr[u], root, t, ftz, depth + 1);
             continue;
         }
+        uint32_t neg = 0;
         ok = (loose(in, IR_OP_ADD) || loose(in, IR_OP_SUB)) && in->types[0] == t && (k == 1 || k == 2) &&
              !in->opd[k].neg && !in->opd[k].vsel && !ir_has(in, IR_M_FTZ) == !ftz &&
-             /* not the same value in both operands */
-             s->rdef[2 * s->uinstr[u]] != s->rdef[2 * s->uinstr[u] + 1];
+             origin(s, s->uinstr[u], 3 - k, t, &neg) != root;   /* not the product twice */
     }
     s->memo[d] = ok ? F_YES : F_NO;
     return ok;
@@ -191,7 +194,7 @@ static bool candidate(scan *s, uint32_t ai, int k, ctr_pair *p)
     uint32_t flags = product_form(m);
     if (!flags || m->types[0] != t || ((flags & (CTR_DIV_FULL | CTR_DIV_APPROX)) && ir_has(add, IR_M_SAT)))
         return false;
-    if (!fuses_everywhere(s, mi, t, ir_has(m, IR_M_FTZ), 0) || !sources_kept(s->fn, m, mi, ai))
+    if (!fuses_everywhere(s, mi, mi, t, ir_has(m, IR_M_FTZ), 0) || !sources_kept(s->fn, m, mi, ai))
         return false;
     if (neg)
         flags ^= CTR_NEG_PROD;

@@ -25,78 +25,94 @@
 typedef struct {
     const char *name;
     const char *body;    /* instructions; inputs %f1..%f4, %d1..%d3, %h1..%h3, %x1..%x3, %p1 */
-    const char *fused;   /* destination of the add that must absorb a product, "" none */
-    uint32_t flags;      /* its CTR_* flags (CTR_FUSED implied) */
+    const char *want;    /* the fused adds: "DEST/FLAGS<PRODUCT" each (CTR_* in hex), "" none */
 } rule_case;
 
 static const rule_case cases[] = {
     /* the core: add/sub after a mul of the same type, no rounding modifier */
-    {"mul_add", "mul.f32 %f10, %f1, %f2; add.f32 %f11, %f10, %f3;", "%f11", 0},
-    {"add_product_second", "mul.f32 %f10, %f1, %f2; add.f32 %f11, %f3, %f10;", "%f11", 0},
-    {"mul_imm_add_imm", "mul.f32 %f10, %f1, 0f3FB8AA3B; add.f32 %f11, %f10, 0f3F800000;", "%f11", 0},
+    {"mul_add", "mul.f32 %f10, %f1, %f2; add.f32 %f11, %f10, %f3;", "%f11/1<%f10"},
+    {"add_product_second", "mul.f32 %f10, %f1, %f2; add.f32 %f11, %f3, %f10;", "%f11/1<%f10"},
+    {"mul_imm_add_imm", "mul.f32 %f10, %f1, 0f3FB8AA3B; add.f32 %f11, %f10, 0f3F800000;", "%f11/1<%f10"},
     /* subtraction and neg: sign flips */
-    {"mul_sub", "mul.f32 %f10, %f1, %f2; sub.f32 %f11, %f10, %f3;", "%f11", CTR_NEG_C},
-    {"sub_product", "mul.f32 %f10, %f1, %f2; sub.f32 %f11, %f3, %f10;", "%f11", CTR_NEG_PROD},
-    {"neg_add", "mul.f32 %f10, %f1, %f2; neg.f32 %f12, %f10; add.f32 %f11, %f12, %f3;", "%f11", CTR_NEG_PROD},
-    {"neg_sub", "mul.f32 %f10, %f1, %f2; neg.f32 %f12, %f10; sub.f32 %f11, %f3, %f12;", "%f11", 0},
+    {"mul_sub", "mul.f32 %f10, %f1, %f2; sub.f32 %f11, %f10, %f3;", "%f11/5<%f10"},
+    {"sub_product", "mul.f32 %f10, %f1, %f2; sub.f32 %f11, %f3, %f10;", "%f11/3<%f10"},
+    {"neg_add", "mul.f32 %f10, %f1, %f2; neg.f32 %f12, %f10; add.f32 %f11, %f12, %f3;", "%f11/3<%f10"},
+    {"neg_sub", "mul.f32 %f10, %f1, %f2; neg.f32 %f12, %f10; sub.f32 %f11, %f3, %f12;", "%f11/1<%f10"},
     /* rounding modifiers forbid it */
-    {"mul_rn", "mul.rn.f32 %f10, %f1, %f2; add.f32 %f11, %f10, %f3;", "", 0},
-    {"add_rn", "mul.f32 %f10, %f1, %f2; add.rn.f32 %f11, %f10, %f3;", "", 0},
-    {"mul_rz", "mul.rz.f32 %f10, %f1, %f2; add.f32 %f11, %f10, %f3;", "", 0},
-    {"sub_rn", "mul.f32 %f10, %f1, %f2; sub.rn.f32 %f11, %f10, %f3;", "", 0},
-    /* the product must have no other use */
-    {"product_stored", "mul.f32 %f10, %f1, %f2; add.f32 %f11, %f10, %f3; st.global.f32 [%rd1], %f10;", "", 0},
-    {"product_two_adds", "mul.f32 %f10, %f1, %f2; add.f32 %f11, %f10, %f3; add.f32 %f12, %f10, %f4;", "", 0},
-    {"product_twice", "mul.f32 %f10, %f1, %f2; add.f32 %f11, %f10, %f10;", "", 0},
-    {"neg_used_twice", "mul.f32 %f10, %f1, %f2; neg.f32 %f12, %f10; add.f32 %f11, %f12, %f3; "
-                       "st.global.f32 [%rd1], %f12;", "", 0},
-    /* same basic block, mul not predicated, its sources kept */
-    {"other_block", "mul.f32 %f10, %f1, %f2; @%p1 bra $L1; mov.f32 %f3, %f4; $L1: add.f32 %f11, %f10, %f3;", "", 0},
-    {"after_label", "mul.f32 %f10, %f1, %f2; $L1: add.f32 %f11, %f10, %f3;", "", 0},
-    {"predicated_mul", "mov.f32 %f10, %f4; @%p1 mul.f32 %f10, %f1, %f2; add.f32 %f11, %f10, %f3;", "", 0},
-    {"predicated_add", "mul.f32 %f10, %f1, %f2; @%p1 add.f32 %f11, %f10, %f3;", "%f11", 0},
-    {"source_rewritten", "mul.f32 %f10, %f1, %f2; mov.f32 %f1, %f4; add.f32 %f11, %f10, %f3;", "", 0},
-    {"source_is_product", "mul.f32 %f1, %f1, %f2; add.f32 %f11, %f1, %f3;", "", 0},
-    {"far_in_block", "mul.f32 %f10, %f1, %f2; add.u32 %r2, %r1, 1; bar.sync 0; add.f32 %f11, %f10, %f3;", "%f11", 0},
-    /* only through neg: not mov, selp, abs, another mul, an fma */
-    {"through_mov", "mul.f32 %f10, %f1, %f2; mov.f32 %f12, %f10; add.f32 %f11, %f12, %f3;", "", 0},
-    {"through_abs", "mul.f32 %f10, %f1, %f2; abs.f32 %f12, %f10; add.f32 %f11, %f12, %f3;", "", 0},
-    {"fma_then_add", "fma.rn.f32 %f10, %f1, %f2, %f3; add.f32 %f11, %f10, %f4;", "", 0},
-    {"mul_then_fma", "mul.f32 %f10, %f1, %f2; fma.rn.f32 %f11, %f10, %f3, %f4;", "", 0},
-    {"add_then_mul", "add.f32 %f10, %f1, %f2; mul.f32 %f11, %f10, %f3;", "", 0},
-    /* .ftz must agree; .sat on the add stays, on the mul forbids */
-    {"ftz_both", "mul.ftz.f32 %f10, %f1, %f2; add.ftz.f32 %f11, %f10, %f3;", "%f11", 0},
-    {"ftz_mul_only", "mul.ftz.f32 %f10, %f1, %f2; add.f32 %f11, %f10, %f3;", "", 0},
-    {"ftz_add_only", "mul.f32 %f10, %f1, %f2; add.ftz.f32 %f11, %f10, %f3;", "", 0},
-    {"sat_add", "mul.f32 %f10, %f1, %f2; add.sat.f32 %f11, %f10, %f3;", "%f11", 0},
-    {"sat_mul", "mul.sat.f32 %f10, %f1, %f2; add.f32 %f11, %f10, %f3;", "", 0},
-    /* two products: the earlier mul is fused, the other rounds */
-    {"chain2", "mul.f32 %f10, %f1, %f2; mul.f32 %f12, %f3, %f4; add.f32 %f11, %f10, %f12;", "%f11", 0},
+    {"mul_rn", "mul.rn.f32 %f10, %f1, %f2; add.f32 %f11, %f10, %f3;", ""},
+    {"add_rn", "mul.f32 %f10, %f1, %f2; add.rn.f32 %f11, %f10, %f3;", ""},
+    {"mul_rz", "mul.rz.f32 %f10, %f1, %f2; add.f32 %f11, %f10, %f3;", ""},
+    {"sub_rn", "mul.f32 %f10, %f1, %f2; sub.rn.f32 %f11, %f10, %f3;", ""},
+    /* every use of the product an add: each is fused; any other use: none */
+    {"product_two_adds", "mul.f32 %f10, %f1, %f2; add.f32 %f11, %f10, %f3; add.f32 %f12, %f10, %f4;",
+     "%f11/1<%f10 %f12/1<%f10"},
+    {"product_add_and_sub", "mul.f32 %f10, %f1, %f2; add.f32 %f11, %f10, %f3; sub.f32 %f12, %f4, %f10;",
+     "%f11/1<%f10 %f12/3<%f10"},
+    {"product_stored", "mul.f32 %f10, %f1, %f2; add.f32 %f11, %f10, %f3; st.global.f32 [%rd1], %f10;", ""},
+    {"product_to_ex2", "mul.f32 %f10, %f1, %f2; add.f32 %f11, %f10, %f3; ex2.approx.f32 %f12, %f10;", ""},
+    {"product_to_add_rn", "mul.f32 %f10, %f1, %f2; add.f32 %f11, %f10, %f3; add.rn.f32 %f12, %f10, %f4;", ""},
+    {"product_twice", "mul.f32 %f10, %f1, %f2; add.f32 %f11, %f10, %f10;", ""},
+    {"product_twice_via_mov", "mul.f32 %f10, %f1, %f2; mov.f32 %f12, %f10; add.f32 %f11, %f12, %f10;", ""},
+    {"neg_stored", "mul.f32 %f10, %f1, %f2; neg.f32 %f12, %f10; add.f32 %f11, %f12, %f3; "
+                   "st.global.f32 [%rd1], %f12;", ""},
+    {"through_mov", "mul.f32 %f10, %f1, %f2; mov.f32 %f12, %f10; add.f32 %f11, %f12, %f3;", "%f11/1<%f10"},
+    {"mov_stored", "mul.f32 %f10, %f1, %f2; mov.f32 %f12, %f10; add.f32 %f11, %f12, %f3; "
+                   "st.global.f32 [%rd1], %f12;", ""},
+    {"through_abs", "mul.f32 %f10, %f1, %f2; abs.f32 %f12, %f10; add.f32 %f11, %f12, %f3;", ""},
+    {"fma_then_add", "fma.rn.f32 %f10, %f1, %f2, %f3; add.f32 %f11, %f10, %f4;", ""},
+    {"mul_then_fma", "mul.f32 %f10, %f1, %f2; fma.rn.f32 %f11, %f10, %f3, %f4;", ""},
+    {"add_then_mul", "add.f32 %f10, %f1, %f2; mul.f32 %f11, %f10, %f3;", ""},
+    /* one straight run of code; the mul not predicated, its sources kept */
+    {"cond_block", "mul.f32 %f10, %f1, %f2; @%p1 bra $L1; mov.f32 %f3, %f4; $L1: add.f32 %f11, %f10, %f3;", ""},
+    {"after_cond_branch", "mul.f32 %f10, %f1, %f2; @%p1 bra $L1; add.f32 %f11, %f10, %f3; $L1: ret;", ""},
+    {"used_after_run", "mul.f32 %f10, %f1, %f2; add.f32 %f11, %f10, %f3; @%p1 bra $L1; "
+                       "add.f32 %f12, %f10, %f4; $L1: ret;", ""},
+    {"bra_uni_next", "mul.f32 %f10, %f1, %f2; bra.uni $L1; $L1: add.f32 %f11, %f10, %f3;", "%f11/1<%f10"},
+    {"label_only", "mul.f32 %f10, %f1, %f2; $L1: add.f32 %f11, %f10, %f3;", "%f11/1<%f10"},
+    {"loop_head", "mul.f32 %f10, %f1, %f2; $L1: add.f32 %f11, %f10, %f3; @%p1 bra $L1;", ""},
+    {"predicated_mul", "mov.f32 %f10, %f4; @%p1 mul.f32 %f10, %f1, %f2; add.f32 %f11, %f10, %f3;", ""},
+    {"predicated_add", "mul.f32 %f10, %f1, %f2; @%p1 add.f32 %f11, %f10, %f3;", "%f11/1<%f10"},
+    {"source_rewritten", "mul.f32 %f10, %f1, %f2; mov.f32 %f1, %f4; add.f32 %f11, %f10, %f3;", ""},
+    {"far_in_block", "mul.f32 %f10, %f1, %f2; add.u32 %r2, %r1, 1; bar.sync 0; add.f32 %f11, %f10, %f3;",
+     "%f11/1<%f10"},
+    /* a register written again: each value on its own */
+    {"register_reused", "mul.f32 %f10, %f1, %f2; add.f32 %f11, %f10, %f3; mul.f32 %f10, %f4, %f2; "
+                        "add.f32 %f12, %f10, %f1;", "%f11/1<%f10 %f12/1<%f10"},
+    {"add_into_product", "mul.f32 %f10, %f1, %f2; add.f32 %f10, %f10, %f3;", "%f10/1<%f10"},
+    {"reused_then_stored", "mul.f32 %f10, %f1, %f2; add.f32 %f11, %f10, %f3; mul.f32 %f10, %f4, %f2; "
+                           "st.global.f32 [%rd1], %f10;", "%f11/1<%f10"},
+    /* .ftz agrees; .sat on the add stays, on the mul forbids */
+    {"ftz_both", "mul.ftz.f32 %f10, %f1, %f2; add.ftz.f32 %f11, %f10, %f3;", "%f11/1<%f10"},
+    {"ftz_mul_only", "mul.ftz.f32 %f10, %f1, %f2; add.f32 %f11, %f10, %f3;", ""},
+    {"ftz_add_only", "mul.f32 %f10, %f1, %f2; add.ftz.f32 %f11, %f10, %f3;", ""},
+    {"sat_add", "mul.f32 %f10, %f1, %f2; add.sat.f32 %f11, %f10, %f3;", "%f11/1<%f10"},
+    {"sat_mul", "mul.sat.f32 %f10, %f1, %f2; add.f32 %f11, %f10, %f3;", ""},
+    /* two products: the first operand's is fused, the other rounds */
+    {"chain2", "mul.f32 %f10, %f1, %f2; mul.f32 %f12, %f3, %f4; add.f32 %f11, %f10, %f12;", "%f11/1<%f10"},
+    {"chain2_rev", "mul.f32 %f10, %f1, %f2; mul.f32 %f12, %f3, %f4; add.f32 %f11, %f12, %f10;", "%f11/1<%f12"},
+    {"chain2_first_stored", "mul.f32 %f10, %f1, %f2; mul.f32 %f12, %f3, %f4; add.f32 %f11, %f10, %f12; "
+                            "st.global.f32 [%rd1], %f10;", "%f11/1<%f12"},
     /* types */
-    {"f64", "mul.f64 %d4, %d1, %d2; add.f64 %d5, %d4, %d3;", "%d5", 0},
-    {"f64_sub", "mul.f64 %d4, %d1, %d2; sub.f64 %d5, %d3, %d4;", "%d5", CTR_NEG_PROD},
-    {"f16", "mul.f16 %h4, %h1, %h2; add.f16 %h5, %h4, %h3;", "%h5", 0},
-    {"f16x2", "mul.f16x2 %x4, %x1, %x2; add.f16x2 %x5, %x4, %x3;", "%x5", 0},
-    {"bf16", "mul.bf16 %h4, %h1, %h2; add.bf16 %h5, %h4, %h3;", "%h5", 0},
-    {"bf16x2", "mul.bf16x2 %x4, %x1, %x2; add.bf16x2 %x5, %x4, %x3;", "%x5", 0},
-    {"f16_rn", "mul.rn.f16 %h4, %h1, %h2; add.f16 %h5, %h4, %h3;", "", 0},
-    {"mixed_types", "mul.f32 %f10, %f1, %f2; cvt.f64.f32 %d4, %f10; add.f64 %d5, %d4, %d3;", "", 0},
-    {"integer", "mul.lo.s32 %r3, %r1, %r2; add.s32 %r4, %r3, %r1;", "", 0},
-    /* div.full.f32 is an FMUL by the reciprocal: fused like one */
-    {"div_full", "div.full.f32 %f10, %f1, %f2; add.f32 %f11, %f3, %f10;", "%f11", CTR_DIV_FULL},
-    {"div_full_sub", "div.full.f32 %f10, %f1, %f2; sub.f32 %f11, %f10, %f3;", "%f11", CTR_DIV_FULL | CTR_NEG_C},
-    {"div_full_used_twice", "div.full.f32 %f10, %f1, %f2; add.f32 %f11, %f3, %f10; sub.f32 %f12, %f4, %f10;", "", 0},
-    {"div_rn", "div.rn.f32 %f10, %f1, %f2; add.f32 %f11, %f10, %f3;", "", 0},
-    {"div_approx", "div.approx.f32 %f10, %f1, %f2; add.f32 %f11, %f10, %f3;", "", 0},
+    {"f64", "mul.f64 %d4, %d1, %d2; add.f64 %d5, %d4, %d3;", "%d5/1<%d4"},
+    {"f64_sub", "mul.f64 %d4, %d1, %d2; sub.f64 %d5, %d3, %d4;", "%d5/3<%d4"},
+    {"f16", "mul.f16 %h4, %h1, %h2; add.f16 %h5, %h4, %h3;", "%h5/1<%h4"},
+    {"f16x2", "mul.f16x2 %x4, %x1, %x2; add.f16x2 %x5, %x4, %x3;", "%x5/1<%x4"},
+    {"bf16", "mul.bf16 %h4, %h1, %h2; add.bf16 %h5, %h4, %h3;", "%h5/1<%h4"},
+    {"bf16x2", "mul.bf16x2 %x4, %x1, %x2; add.bf16x2 %x5, %x4, %x3;", "%x5/1<%x4"},
+    {"f16_rn", "mul.rn.f16 %h4, %h1, %h2; add.f16 %h5, %h4, %h3;", ""},
+    {"mixed_types", "mul.f32 %f10, %f1, %f2; cvt.f64.f32 %d4, %f10; add.f64 %d5, %d4, %d3;", ""},
+    {"integer", "mul.lo.s32 %r3, %r1, %r2; add.s32 %r4, %r3, %r1;", ""},
+    /* div.full and div.approx are an FMUL by the reciprocal: fused like one */
+    {"div_full", "div.full.f32 %f10, %f1, %f2; add.f32 %f11, %f3, %f10;", "%f11/9<%f10"},
+    {"div_full_sub", "div.full.f32 %f10, %f1, %f2; sub.f32 %f11, %f10, %f3;", "%f11/d<%f10"},
+    {"div_full_two_uses", "div.full.f32 %f10, %f1, %f2; add.f32 %f11, %f3, %f10; sub.f32 %f12, %f4, %f10;",
+     "%f11/9<%f10 %f12/b<%f10"},
+    {"div_full_stored", "div.full.f32 %f10, %f1, %f2; add.f32 %f11, %f3, %f10; st.global.f32 [%rd1], %f10;", ""},
+    {"div_full_ftz_add", "div.full.ftz.f32 %f10, %f1, %f2; add.f32 %f11, %f10, %f3;", ""},
+    {"div_approx", "div.approx.f32 %f10, %f1, %f2; add.f32 %f11, %f10, %f3;", "%f11/11<%f10"},
+    {"div_approx_ftz", "div.approx.ftz.f32 %f10, %f1, %f2; add.ftz.f32 %f11, %f10, %f3;", "%f11/11<%f10"},
+    {"div_rn", "div.rn.f32 %f10, %f1, %f2; add.f32 %f11, %f10, %f3;", ""},
 };
-
-static uint32_t reg_slot(const ir_function *fn, const char *name)
-{
-    for (uint32_t r = 0; r < fn->nregs; r++)
-        if (!strcmp(fn->regs[r].name, name))
-            return r;
-    return UINT32_MAX;
-}
 
 static void rule_tests(void)
 {
@@ -121,18 +137,17 @@ static void rule_tests(void)
         if (n < 0)
             snprintf(got, sizeof got, "out of memory");
         for (int k = 0; k < n; k++) {
-            const ir_operand *d = &fn->instrs[v[k].add].opd[0];
+            const ir_operand *d = &fn->instrs[v[k].add].opd[0], *pd = &fn->instrs[v[k].mul].opd[0];
             size_t len = strlen(got);
-            snprintf(got + len, sizeof got - len, "%s%s/%x", len ? " " : "", fn->regs[d->u.reg].name, v[k].flags);
+            snprintf(got + len, sizeof got - len, "%s%s/%x<%s", len ? " " : "", fn->regs[d->u.reg].name, v[k].flags,
+                     fn->regs[pd->u.reg].name);
         }
-        if (*c->fused)
-            snprintf(want, sizeof want, "%s/%x", c->fused, c->flags | CTR_FUSED);
-        if (*c->fused && reg_slot(fn, c->fused) == UINT32_MAX)
-            snprintf(want, sizeof want, "(no register %s)", c->fused);
+        snprintf(want, sizeof want, "%s", c->want);
         if (!strcmp(got, want))
             printf("PASS %s\n", name);
         else {
-            printf("FAIL %s: fused pairs [%s], want [%s] (flags: 1 fused, 2 -product, 4 -addend, 8 div.full)\n",
+            printf("FAIL %s: fused pairs [%s], want [%s] (DEST/FLAGS<PRODUCT; flags: 1 fused, 2 -product, "
+                   "4 -addend, 8 div.full, 10 div.approx)\n",
                    name, got, want);
             check_failures++;
         }

@@ -1,37 +1,52 @@
 #!/usr/bin/env python3
-"""Writes tests/hw/contract/patterns.jsonl and literal.jsonl from a GPU run
-of job.sh (its unpacked output folder): one case per pattern kernel of
-gen_patterns.py, the 16 KiB output buffer's sha256 as the H100 wrote it
-with ptxas's defaults (patterns.jsonl, which ptxi must match with
-contraction on) and with ptxas --fmad=false (literal.jsonl, which ptxi must
-match with --no-contract).  Each description says what the SASS showed:
-how many FFMA/DFMA/HFMA2 ptxas's contraction added.
+"""Appends the launch cases of one GPU round of job.sh to tests/hw/contract/:
+one case per pattern kernel (gen_patterns.py), expecting the sha256 of its
+16 KiB output buffer as the H100 wrote it with ptxas's defaults
+(contract.jsonl: ptxi must match with contraction on) and with ptxas
+--fmad=false (literal.jsonl: ptxi must match with --no-contract).  Cases
+ptxi does not reproduce, named with -k NAME (a reason each in the README),
+(-k def:NAME, -k nofmad:NAME) go to known_diff.jsonl / known_literal.jsonl
+instead.  Each description gives the SASS count of
+adds that contraction removed.
 
-usage: gen_cases.py GPU_OUT_DIR PATTERNS.ptx OUT_DIR
+usage: gen_cases.py GPU_OUT_DIR PATTERNS.ptx PTX_NAME DEST_DIR [-k def:NAME|nofmad:NAME]...
 """
 import hashlib, json, os, re, sys
 
-out, ptx, dst = sys.argv[1:4]
+args = sys.argv[1:]
+known = set()
+while "-k" in args:
+    i = args.index("-k")
+    known.add(args[i + 1])
+    del args[i:i + 2]
+out, ptx, ptxname, dst = args
 names = re.findall(r"\.entry\s+(k_\w+)", open(ptx).read())
-sass = {}
+removed = {}
 for line in open(os.path.join(out, "summ", "patterns.tsv")):
     f = line.rstrip("\n").split("\t")
-    sass[f[1]] = f[2]
-for var, fname, what in (("def", "patterns.jsonl", "ptxas defaults (contraction on)"),
-                         ("nofmad", "literal.jsonl", "ptxas --fmad=false (no contraction)")):
-    with open(os.path.join(dst, fname), "w") as o:
-        for n in names:
-            data = open(os.path.join(out, "vals", var, n + ".bin"), "rb").read()
-            d = sass.get(n, "?")
-            case = {
-                "format": "ptxi-launch/1", "name": n[2:],
-                "description": "contraction pattern %s (tests/hw/src/contract/gen_patterns.py) as the H100 ran it "
-                               "compiled with %s; SASS: %s" % (n, what, "no contraction" if d == "-" else
-                                                                  "contraction adds " + d),
-                "ptx": "patterns.ptx", "kernel": n, "grid": [4, 1, 1], "block": [256, 1, 1],
-                "buffers": [{"name": "out", "bytes": len(data), "init": {"fill": 0}}],
-                "params": [{"pointer": "out"}],
-                "expect": {"buffers": [{"name": "out", "sha256": hashlib.sha256(data).hexdigest()}]},
-            }
+    cnt = {}
+    for col, sign in ((4, -1), (5, 1)):
+        for kv in f[col][f[col].index("[") + 1:-1].split(","):
+            if "=" in kv:
+                k, v = kv.split("=")
+                if k in ("FADD", "DADD", "HADD2"):
+                    cnt[k] = cnt.get(k, 0) + sign * int(v)
+    removed[f[1]] = sum(cnt.values())
+for var, main in (("def", "contract.jsonl"), ("nofmad", "literal.jsonl")):
+    for n in names:
+        fname = main
+        data = open(os.path.join(out, "vals", var, n + ".bin"), "rb").read()
+        case = {
+            "format": "ptxi-launch/1", "name": n[2:],
+            "description": "%s: H100, ptxas %s; contraction removed %d add%s" % (
+                n, "defaults" if var == "def" else "--fmad=false", removed[n], "" if removed[n] == 1 else "s"),
+            "ptx": ptxname, "kernel": n, "grid": [4, 1, 1], "block": [256, 1, 1],
+            "buffers": [{"name": "out", "bytes": len(data), "init": {"fill": 0}}],
+            "params": [{"pointer": "out"}],
+            "expect": {"buffers": [{"name": "out", "sha256": hashlib.sha256(data).hexdigest()}]},
+        }
+        if (var + ":" + n[2:]) in known:
+            fname = "known_diff.jsonl" if var == "def" else "known_literal.jsonl"
+        with open(os.path.join(dst, fname), "a") as o:
             o.write(json.dumps(case, separators=(",", ":")) + "\n")
-print(len(names), "cases")
+print(len(names), "kernels")

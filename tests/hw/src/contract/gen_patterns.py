@@ -14,7 +14,7 @@ same PTX runs unchanged on the GPU and in ptxi with a zeroed 16 KiB buffer:
   %hb1..4   bf16 of %f1..%f4, %hy1, %hy2 the bf16x2 pairs
 Each thread writes 16 bytes at out + 16 t (slots 0..3 of 4 bytes).
 
-usage: gen_patterns.py OUT.ptx
+usage: gen_patterns.py OUT.ptx [2]   (2: the second set, for the second GPU round)
 """
 import sys
 
@@ -225,17 +225,77 @@ P["bf16x2_mul_add"] = "mul.bf16x2 %hy10, %hy1, %hy2;\nadd.bf16x2 %hy11, %hy10, %
 P["f16_ftz_mul_add"] = "mul.ftz.f16 %hs10, %hs1, %hs2;\nadd.ftz.f16 %hs11, %hs10, %hs3;\n" + st(0, "%hs11", "b16")
 
 
+# ---- set 2 (second GPU round): division by an immediate, loops that ptxas
+# cannot unroll, mixed uses
+P2 = {}
+DIVISORS = {"3": "0f40400000", "7": "0f40E00000", "300": "0f43960000", "0p1": "0f3DCCCCCD",
+            "1em3": "0f3A83126F", "2p127": "0f7F000000", "3e38": "0f7F61B1E6", "sub": "0f000B5E4E",
+            "minsub": "0f00000001", "zero": "0f00000000", "negzero": "0f80000000", "inf": "0f7F800000",
+            "nan": "0f7FC00000", "two": "0f40000000", "one": "0f3F800000", "m5": "0fC0A00000",
+            "big": "0f7E800001", "tiny": "0f00800000"}
+for dn, imm in DIVISORS.items():
+    for form, mods in (("full", "full"), ("fullftz", "full.ftz"), ("approx", "approx"), ("approxftz", "approx.ftz")):
+        P2[f"divi_{form}_{dn}"] = f"div.{mods}.f32 %f10, %f1, {imm};\n" + st(0, "%f10") + \
+            f"div.{mods}.f32 %f12, %f5, {imm};\n" + st(1, "%f12") + \
+            f"div.{mods}.f32 %f13, %f7, {imm};\n" + st(2, "%f13")
+    P2[f"divi_full_add_{dn}"] = f"div.full.f32 %f10, %f1, {imm};\nadd.f32 %f11, %f10, %f3;\n" + st(0, "%f11")
+P2["divi_approx_add_300"] = "div.approx.f32 %f10, %f1, 0f43960000;\nadd.f32 %f11, %f10, %f3;\n" + st(0, "%f11")
+P2["divi_full_ftz_add_300"] = "div.full.ftz.f32 %f10, %f1, 0f43960000;\nadd.ftz.f32 %f11, %f10, %f3;\n" + st(0, "%f11")
+# runtime trip count: (t & 3) + 1 iterations
+RT = "and.b32 %r21, %r0, 3;\nadd.u32 %r21, %r21, 1;\nmov.u32 %r20, 0;\n"
+P2["loop_rt_inv"] = ("mul.f32 %f10, %f1, %f2;\nmov.f32 %f11, %f3;\n" + RT + "$L1:\nadd.f32 %f11, %f10, %f11;\n"
+                     "add.u32 %r20, %r20, 1;\nsetp.lt.u32 %p2, %r20, %r21;\n@%p2 bra $L1;\n" + st(0, "%f11"))
+P2["loop_rt_body"] = ("mov.f32 %f11, %f3;\nmov.f32 %f12, %f1;\n" + RT + "$L1:\nmul.f32 %f10, %f12, %f2;\n"
+                      "add.f32 %f11, %f11, %f10;\nmul.f32 %f12, %f12, %f4;\nadd.u32 %r20, %r20, 1;\n"
+                      "setp.lt.u32 %p2, %r20, %r21;\n@%p2 bra $L1;\n" + st(0, "%f11"))
+P2["loop_rt_after"] = ("mov.f32 %f11, %f3;\n" + RT + "$L1:\nmul.f32 %f10, %f11, %f2;\nadd.f32 %f11, %f11, %f4;\n"
+                       "add.u32 %r20, %r20, 1;\nsetp.lt.u32 %p2, %r20, %r21;\n@%p2 bra $L1;\n"
+                       "add.f32 %f13, %f10, %f1;\n" + st(0, "%f13"))
+P2["add_and_cond_add"] = ("mul.f32 %f10, %f1, %f2;\nadd.f32 %f11, %f10, %f3;\nmov.f32 %f12, %f4;\n@%p1 bra $L1;\n"
+                          "add.f32 %f12, %f10, %f4;\n$L1:\n" + st(0, "%f11") + st(1, "%f12"))
+P2["add_and_addrn"] = ("mul.f32 %f10, %f1, %f2;\nadd.f32 %f11, %f10, %f3;\nadd.rn.f32 %f12, %f10, %f4;\n"
+                       + st(0, "%f11") + st(1, "%f12"))
+P2["neg_and_add"] = ("mul.f32 %f10, %f1, %f2;\nneg.f32 %f12, %f10;\nadd.f32 %f11, %f12, %f3;\nadd.f32 %f13, %f10, %f4;\n"
+                     + st(0, "%f11") + st(1, "%f13"))
+P2["neg_st"] = ("mul.f32 %f10, %f1, %f2;\nneg.f32 %f12, %f10;\nadd.f32 %f11, %f12, %f3;\n" + st(0, "%f11") + st(1, "%f12"))
+P2["mov_st"] = ("mul.f32 %f10, %f1, %f2;\nmov.f32 %f12, %f10;\nadd.f32 %f11, %f12, %f3;\n" + st(0, "%f11") + st(1, "%f12"))
+P2["mov_2add"] = ("mul.f32 %f10, %f1, %f2;\nmov.f32 %f12, %f10;\nadd.f32 %f11, %f12, %f3;\nadd.f32 %f13, %f10, %f4;\n"
+                  + st(0, "%f11") + st(1, "%f13"))
+P2["mov_b32"] = ("mul.f32 %f10, %f1, %f2;\nmov.b32 %r22, %f10;\nmov.b32 %f12, %r22;\nadd.f32 %f11, %f12, %f3;\n"
+                 + st(0, "%f11"))
+P2["add_movself"] = "mul.f32 %f10, %f1, %f2;\nmov.f32 %f12, %f10;\nadd.f32 %f11, %f12, %f10;\n" + st(0, "%f11")
+P2["chain2_mov"] = ("mul.f32 %f10, %f1, %f2;\nmul.f32 %f12, %f3, %f4;\nmov.f32 %f14, %f10;\nadd.f32 %f11, %f12, %f14;\n"
+                    + st(0, "%f11"))
+P2["ftz_mixed_2add"] = ("mul.ftz.f32 %f10, %f5, %f6;\nadd.ftz.f32 %f11, %f10, %f7;\nadd.f32 %f12, %f10, %f8;\n"
+                        + st(0, "%f11") + st(1, "%f12"))
+P2["f16_2add"] = ("mul.f16 %hs10, %hs1, %hs2;\nadd.f16 %hs11, %hs10, %hs3;\nsub.f16 %hs12, %hs4, %hs10;\n"
+                  + st(0, "%hs11", "b16") + st(1, "%hs12", "b16"))
+P2["f16x2_neg_add"] = "mul.f16x2 %hx10, %hx1, %hx2;\nneg.f16x2 %hx12, %hx10;\nadd.f16x2 %hx11, %hx12, %hx2;\n" + st(0, "%hx11")
+P2["bf16_sub_rev"] = "mul.bf16 %hb10, %hb1, %hb2;\nsub.bf16 %hb11, %hb3, %hb10;\n" + st(0, "%hb11", "b16")
+P2["f64_neg"] = "mul.f64 %d10, %d1, %d2;\nneg.f64 %d12, %d10;\nadd.f64 %d11, %d12, %d3;\n" + st(0, "%d11", "b64")
+P2["label_only"] = "mul.f32 %f10, %f1, %f2;\n$L1:\nadd.f32 %f11, %f10, %f3;\n" + st(0, "%f11")
+P2["bra_far"] = ("mul.f32 %f10, %f1, %f2;\nbra.uni $L2;\n$L1:\nadd.f32 %f12, %f4, %f4;\n" + st(1, "%f12") +
+                 "ret;\n$L2:\nadd.f32 %f11, %f10, %f3;\n" + st(0, "%f11"))
+P2["div_approx_add_ftz"] = "div.approx.f32 %f10, %f1, %f2;\nadd.ftz.f32 %f11, %f10, %f3;\n" + st(0, "%f11")
+P2["div_approx_ftz_add"] = "div.approx.ftz.f32 %f10, %f1, %f2;\nadd.f32 %f11, %f10, %f3;\n" + st(0, "%f11")
+P2["div_approx_tiny"] = "div.approx.f32 %f10, %f5, %f8;\nadd.f32 %f11, %f10, %f7;\n" + st(0, "%f11")
+P2["div_full_tiny_b"] = "div.full.f32 %f10, %f5, %f8;\nadd.f32 %f11, %f10, %f7;\n" + st(0, "%f11")
+P2["div_full_sat"] = "div.full.f32 %f10, %f1, %f2;\nadd.sat.f32 %f11, %f10, %f3;\n" + st(0, "%f11")
+P2["div_full_neg"] = "div.full.f32 %f10, %f1, %f2;\nneg.f32 %f12, %f10;\nadd.f32 %f11, %f12, %f3;\n" + st(0, "%f11")
+
+
 def main():
     out = [HEAD]
     pre = inputs()
-    for name, body in P.items():
+    pats = P2 if len(sys.argv) > 2 and sys.argv[2] == "2" else P
+    for name, body in pats.items():
         out.append(PRO.format(name="k_" + name))
         out.append(pre)
         out.append("".join("\t" + l + "\n" if l and not l.startswith("\t") and not l.endswith(":") else l + "\n"
                            for l in body.split("\n") if l))
         out.append("\tret;\n}\n")
     open(sys.argv[1], "w").write("".join(out))
-    print(len(P), "kernels")
+    print(len(pats), "kernels")
 
 
 if __name__ == "__main__":

@@ -11,7 +11,9 @@ set -x
 export PATH=/usr/local/cuda/bin:$PATH
 which ptxas cuobjdump nvdisasm; ptxas --version | tail -1
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-# 1) patterns
+# 1) patterns (SET=2: the second set, gen_patterns.py OUT 2, and no survey)
+SET=${SET:-1}
+if [ "$SET" = 2 ]; then python3 gen_patterns.py patterns.ptx 2; fi
 timeout 30 ptxas -arch=sm_90a patterns.ptx -o pat_def.cubin
 timeout 30 ptxas -arch=sm_90a --fmad=false patterns.ptx -o pat_nofmad.cubin
 cuobjdump -sass pat_def.cubin > $W/sass/patterns.def.sass
@@ -19,6 +21,7 @@ cuobjdump -sass pat_nofmad.cubin > $W/sass/patterns.nofmad.sass
 python3 sass_summary.py patterns.ptx $W/sass/patterns.def.sass $W/sass/patterns.nofmad.sass > $W/summ/patterns.tsv
 timeout 40 python3 run_patterns.py patterns.ptx $W/vals > $W/summ/patterns_values.tsv
 # 2) survey
+[ "$SET" = 2 ] && { set +x; exec > /dev/null 2>&1; sleep 1; tar -C $W -cJf "$OUTF" .; exit 0; }
 one() {
   f=$1; b=$(echo "$f" | sed 's#^ptx/##; s#/#__#g; s#\.ptx$##')
   arch=$(grep -m1 '^\.target' "$f" | awk '{print $2}' | tr -d ',')
