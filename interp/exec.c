@@ -1009,7 +1009,11 @@ static bool exec_sfu32(X *x, uint32_t exec)
     case IR_OP_SIN: f1 = sfu_sin; break;
     case IR_OP_COS: f1 = sfu_cos; break;
     case IR_OP_TANH: f1 = sfu_tanh_ftz; break;
-    case IR_OP_DIV: f2 = approx ? sfu_div_approx : ir_has(in, IR_M_FULL) ? sfu_div_full : NULL; break;
+    case IR_OP_DIV:
+        f2 = approx ? sfu_div_approx : ir_has(in, IR_M_FULL) ? sfu_div_full : NULL;
+        if (f2 && in->opd[2].kind == IR_OPD_FIMM)   /* ptxas: an FMUL by 1/b */
+            f2 = sfu_div_imm;
+        break;
     default: break;
     }
     if (f1) {
@@ -1039,7 +1043,9 @@ static int exec_fused(X *x, uint32_t exec)
         uint64_t a = rd(x, 1, l, t) ^ sa, b = rd(x, 2, l, t), c = rd(x, 3, l, t) ^ sc, r;
         switch (t) {
         case IR_T_F32:
-            if (in->aux & CTR_DIV_FULL)
+            if ((in->aux & (CTR_DIV_FULL | CTR_DIV_APPROX)) && in->opd[2].kind == IR_OPD_FIMM)
+                r = sfu_div_imm_fma((uint32_t)a, (uint32_t)b, (uint32_t)c, ftz);
+            else if (in->aux & CTR_DIV_FULL)
                 r = sfu_div_full_fma((uint32_t)a, (uint32_t)b, (uint32_t)c, ftz);
             else if (in->aux & CTR_DIV_APPROX)
                 r = sfu_div_approx_fma((uint32_t)a, (uint32_t)b, (uint32_t)c, ftz);

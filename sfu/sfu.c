@@ -246,6 +246,26 @@ uint32_t sfu_div_full_fma(uint32_t ua, uint32_t ub, uint32_t uc, bool ftz)
     return out32(fmaf(u2f(core(C_RCP, f2u(b))), a, c), false);
 }
 
+/* div.full / div.approx (.ftz).f32 by an immediate: ptxas computes the
+ * reciprocal itself, correctly rounded, and emits one FMUL (.FTZ) by it;
+ * no MUFU.RCP, no scaling (H100: div_full_imm, tests/hw/contract).  With
+ * the add after it fused: one FFMA. */
+uint32_t sfu_div_imm(uint32_t ua, uint32_t ub, bool ftz)
+{
+    float k = 1.0f / u2f(ub);
+    if (ftz)
+        return out32(f32mul_ftz(u2f(ua), k), true);
+    return out32(u2f(ua) * k, false);
+}
+
+uint32_t sfu_div_imm_fma(uint32_t ua, uint32_t ub, uint32_t uc, bool ftz)
+{
+    float k = 1.0f / u2f(ub);
+    if (ftz)
+        return out32(fmaf(u2f(flush32(ua)), u2f(flush32(f2u(k))), u2f(flush32(uc))), true);
+    return out32(fmaf(u2f(ua), k, u2f(uc)), false);
+}
+
 /* div.approx(.ftz).f32 fused with the add after it (contract/): the same
  * scaling as sfu_div_approx, then FFMA(.FTZ) of a, MUFU.RCP(b) and c. */
 uint32_t sfu_div_approx_fma(uint32_t ua, uint32_t ub, uint32_t uc, bool ftz)
