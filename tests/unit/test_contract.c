@@ -73,6 +73,7 @@ static const rule_case cases[] = {
     {"predicated_mul", "mov.f32 %f10, %f4; @%p1 mul.f32 %f10, %f1, %f2; add.f32 %f11, %f10, %f3;", ""},
     {"predicated_add", "mul.f32 %f10, %f1, %f2; @%p1 add.f32 %f11, %f10, %f3;", "%f11/1<%f10"},
     {"source_rewritten", "mul.f32 %f10, %f1, %f2; mov.f32 %f1, %f4; add.f32 %f11, %f10, %f3;", ""},
+    {"source_is_product", "mov.f32 %f5, %f4; mul.f32 %f5, %f5, %f2; add.f32 %f11, %f5, %f3;", ""},
     {"far_in_block", "mul.f32 %f10, %f1, %f2; add.u32 %r2, %r1, 1; bar.sync 0; add.f32 %f11, %f10, %f3;",
      "%f11/1<%f10"},
     /* a register written again: each value on its own */
@@ -101,6 +102,7 @@ static const rule_case cases[] = {
     {"bf16x2", "mul.bf16x2 %x4, %x1, %x2; add.bf16x2 %x5, %x4, %x3;", "%x5/1<%x4"},
     {"f16_rn", "mul.rn.f16 %h4, %h1, %h2; add.f16 %h5, %h4, %h3;", ""},
     {"mixed_types", "mul.f32 %f10, %f1, %f2; cvt.f64.f32 %d4, %f10; add.f64 %d5, %d4, %d3;", ""},
+    {"f16x2_product_f32_add", "mul.f16x2 %x4, %x1, %x2; add.f32 %x5, %x4, %x3;", ""},
     {"integer", "mul.lo.s32 %r3, %r1, %r2; add.s32 %r4, %r3, %r1;", ""},
     /* div.full and div.approx are an FMUL by the reciprocal: fused like one */
     {"div_full", "div.full.f32 %f10, %f1, %f2; add.f32 %f11, %f3, %f10;", "%f11/9<%f10"},
@@ -111,6 +113,7 @@ static const rule_case cases[] = {
     {"div_full_ftz_add", "div.full.ftz.f32 %f10, %f1, %f2; add.f32 %f11, %f10, %f3;", ""},
     {"div_approx", "div.approx.f32 %f10, %f1, %f2; add.f32 %f11, %f10, %f3;", "%f11/11<%f10"},
     {"div_approx_ftz", "div.approx.ftz.f32 %f10, %f1, %f2; add.ftz.f32 %f11, %f10, %f3;", "%f11/11<%f10"},
+    {"div_full_sat", "div.full.f32 %f10, %f1, %f2; add.sat.f32 %f11, %f10, %f3;", ""},
     {"div_rn", "div.rn.f32 %f10, %f1, %f2; add.f32 %f11, %f10, %f3;", ""},
 };
 
