@@ -18,6 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "check/check.h"
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 /* mbarrier and bulk-group components per cluster: plenty for real kernels
  * (CUTLASS uses a few dozen mbarriers per CTA); when they run out, new
@@ -55,7 +58,14 @@ struct ck_state {
     uint32_t nag, width, used;
     uint32_t smem, ngran;
     uint32_t *clocks;
-    uint32_t *wsync;           /* per agent: warp-sync count (ck_warp_sync) */
+    struct ck_wsync {
+        uint32_t n;            /* syncs of the agent's lanes so far, full or partial: an access's
+                                  interval number is n at the access */
+        uint32_t full;         /* n at the last full sync (every lane ordered) */
+    } *wsync;                  /* per agent */
+    uint32_t *lk;              /* nag * 32 rows of 32: lk[agent][l][x] = the last interval of lane x
+                                  ordered before lane l by partial syncs (allocated at the first one) */
+    uint8_t *lk_used;          /* per agent: its lk rows are dirty */
     uint32_t *seen;            /* nag rows of `width`: direct observations (ck_seen) */
     uint32_t *seen_lanes;      /* and the lanes that made them */
     uint32_t *seen_site;       /* and the wait instruction */
@@ -106,7 +116,7 @@ ck_state *ck_new(int ncta, int nwarps, uint32_t smem)
     s->ngran = (smem + 3) / 4;
     size_t w = s->width;
     s->clocks = calloc((size_t)s->nag * w, 4);
-    s->wsync = calloc(s->nag, 4);
+    s->wsync = calloc(s->nag, sizeof *s->wsync);
     s->seen = calloc((size_t)s->nag * w, 4);
     s->seen_lanes = calloc((size_t)s->nag * w, 4);
     s->seen_site = calloc((size_t)s->nag * w, 4);
@@ -148,6 +158,8 @@ void ck_free(ck_state *s)
     free(s->pool);
     free(s->clocks);
     free(s->wsync);
+    free(s->lk);
+    free(s->lk_used);
     free(s->seen);
     free(s->seen_lanes);
     free(s->seen_site);
@@ -192,7 +204,11 @@ void ck_reset(ck_state *s)
     }
     for (uint32_t a = 0; a < s->nag; a++) {
         row(s, a)[a] = 1;        /* epochs start at 1: 0 marks "no access" */
-        s->wsync[a] = 1;
+        s->wsync[a].n = s->wsync[a].full = 1;
+        if (s->lk && s->lk_used[a]) {
+            memset(s->lk + (size_t)a * 32 * 32, 0, 32 * 32 * 4);
+            s->lk_used[a] = 0;
+        }
     }
     memset(s->shadow, 0, (size_t)s->ncta * s->ngran * sizeof *s->shadow);
     memset(s->mbar_ix, 0, (size_t)s->ncta * (s->smem / 8 + 1) * 2);
@@ -258,24 +274,118 @@ void ck_release(ck_state *s, uint32_t agent, uint32_t *sync)
     r[agent]++;
 }
 
-void ck_warp_sync(ck_state *s, uint32_t agent) { s->wsync[agent]++; }
+void ck_warp_sync(ck_state *s, uint32_t agent)
+{
+    struct ck_wsync *w = &s->wsync[agent];
+    w->full = ++w->n;
+}
 
-void ck_lane_observe(ck_state *s, uint32_t agent, uint32_t lane, uint32_t comp, uint32_t v, uint32_t site)
+void ck_warp_sync_mask(ck_state *s, uint32_t agent, uint32_t mask)
+{
+    if (!s->lk) {
+        s->lk = calloc((size_t)s->nag * 32 * 32, 4);
+        s->lk_used = calloc(s->nag, 1);
+        if (!s->lk || !s->lk_used) {
+            free(s->lk);
+            free(s->lk_used);
+            s->lk = NULL;
+            s->lk_used = NULL;
+        }
+    }
+    if (!s->lk) {                /* no memory: order the whole warp, as before partial syncs were told apart */
+        ck_warp_sync(s, agent);
+        return;
+    }
+    struct ck_wsync *w = &s->wsync[agent];
+    uint32_t *k = s->lk + (size_t)agent * 32 * 32, j[32];
+    /* what any lane of the mask knows, and every lane of it up to now */
+    memset(j, 0, sizeof j);
+#ifdef __SSE2__
+    {
+        /* unsigned max of 4 words: SSE2 compares signed, so both sides
+         * are biased by 2^31 for the compare */
+        const __m128i bias = _mm_set1_epi32((int)0x80000000u);
+        __m128i v[8];
+        for (int i = 0; i < 8; i++)
+            v[i] = _mm_setzero_si128();
+        for (uint32_t m = mask; m; m &= m - 1) {
+            const __m128i *kl = (const __m128i *)(const void *)(k + 32 * (uint32_t)__builtin_ctz(m));
+            for (int i = 0; i < 8; i++) {
+                __m128i a = _mm_loadu_si128(kl + i);
+                __m128i gt = _mm_cmpgt_epi32(_mm_xor_si128(a, bias), _mm_xor_si128(v[i], bias));
+                v[i] = _mm_or_si128(_mm_and_si128(gt, a), _mm_andnot_si128(gt, v[i]));
+            }
+        }
+        for (int i = 0; i < 8; i++)
+            _mm_storeu_si128((__m128i *)(void *)(j + 4 * i), v[i]);
+    }
+#else
+    for (uint32_t m = mask; m; m &= m - 1) {
+        const uint32_t *kl = k + 32 * (uint32_t)__builtin_ctz(m);
+        for (int x = 0; x < 32; x++)
+            if (kl[x] > j[x])
+                j[x] = kl[x];
+    }
+#endif
+    for (uint32_t m = mask; m; m &= m - 1)
+        j[__builtin_ctz(m)] = w->n;
+    for (uint32_t m = mask; m; m &= m - 1)
+        memcpy(k + 32 * (uint32_t)__builtin_ctz(m), j, sizeof j);
+    s->lk_used[agent] = 1;
+    w->n++;
+}
+
+/* The lanes of `m` whose accesses in interval `iv` of agent's warp are not
+ * ordered before lane `lane` now, where no full sync came after iv: all of
+ * them if no sync at all came after it, else those that no chain of
+ * partial syncs joins to this lane since. */
+static uint32_t lanes_after(const ck_state *s, uint32_t agent, uint32_t lane, uint32_t m, uint32_t iv)
+{
+    if (iv >= s->wsync[agent].n || !s->lk)
+        return m;
+    const uint32_t *k = s->lk + ((size_t)agent * 32 + lane) * 32;
+    uint32_t r = 0;
+    for (; m; m &= m - 1)
+        if (k[__builtin_ctz(m)] < iv)
+            r |= m & -m;
+    return r;
+}
+
+/* A lane's own observation of comp reaching v, in the current interval.
+ * `tick`: the caller ticks a full warp sync right after the instruction
+ * (an mbarrier wait), which orders plain accesses but not this
+ * observation, so only a sync after that one counts. */
+static void lane_observe(ck_state *s, uint32_t agent, uint32_t lane, uint32_t comp, uint32_t v, uint32_t site,
+                         uint32_t tick)
 {
     if (!comp)
         return;
     size_t i = (size_t)agent * s->width + comp;
     uint32_t *r = row(s, agent);
-    if (s->obs_ws[i] != s->wsync[agent]) {
-        /* the first lane of a new interval: what every lane had before it */
-        s->obs_ws[i] = s->wsync[agent];
+    const struct ck_wsync *w = &s->wsync[agent];
+    if (s->obs_ws[i] != w->n && (!s->obs_ws[i] || w->full > s->obs_ws[i] + tick)) {
+        /* the first lane of a new interval after a full sync ordered the
+         * last observation before every lane: what every lane has now */
+        s->obs_ws[i] = w->n;
         s->obs_base[i] = r[comp];
         s->obs_lanes[i] = 0;
     }
+    /* (otherwise, partial syncs only since the last one: its lanes, base
+     * and interval stay, this lane joins them) */
     s->obs_lanes[i] |= 1u << lane;
     s->obs_site[i] = site;
     if (r[comp] < v)
         r[comp] = v;
+}
+
+void ck_lane_observe(ck_state *s, uint32_t agent, uint32_t lane, uint32_t comp, uint32_t v, uint32_t site)
+{
+    lane_observe(s, agent, lane, comp, v, site, 1);
+}
+
+void ck_bulk_observe(ck_state *s, uint32_t agent, uint32_t lane, uint32_t comp, uint32_t v, uint32_t site)
+{
+    lane_observe(s, agent, lane, comp, v, site, 0);
 }
 
 uint32_t ck_lane_obs_site(ck_state *s, uint32_t agent, uint32_t comp)
@@ -283,25 +393,30 @@ uint32_t ck_lane_obs_site(ck_state *s, uint32_t agent, uint32_t comp)
     return s->obs_site[(size_t)agent * s->width + comp];
 }
 
-/* An async write (op) ordered before agent at warp level: is it ordered
- * before this lane?  Not if the ordering came from other lanes' wait in
- * the current warp-sync interval (ck_lane_observe). */
+/* An async operation (op) ordered before agent at warp level: is it
+ * ordered before this lane?  Not if the ordering came from other lanes'
+ * wait (an mbarrier wait: ck_lane_observe; the issuing lane's bulk
+ * wait_group: ck_bulk_observe) with no full warp sync after it and no
+ * chain of partial syncs joining this lane to a lane that waited. */
 static bool lane_unwaited(ck_state *s, uint32_t agent, uint32_t lane, uint32_t op, uint32_t *waiter)
 {
     const ck_op *o = &s->ops[op];
-    if (!o->comp || o->wgmma || !o->is_load)
+    if (!o->comp || o->wgmma)
         return false;
     size_t i = (size_t)agent * s->width + o->comp;
-    if (!s->obs_ws[i] || s->obs_ws[i] + 1 != s->wsync[agent] || (s->obs_lanes[i] >> lane & 1) ||
-        o->val <= s->obs_base[i])
+    const uint32_t iv = s->obs_ws[i], lanes = s->obs_lanes[i];
+    if (!iv || (lanes >> lane & 1) || o->val <= s->obs_base[i] || s->wsync[agent].full > iv + o->is_load)
         return false;
-    *waiter = (uint32_t)__builtin_ctz(s->obs_lanes[i]);
+    uint32_t un = lanes_after(s, agent, lane, lanes, iv + o->is_load);
+    if (un != lanes)
+        return false;            /* a partial sync after the wait joined a lane that waited */
+    *waiter = (uint32_t)__builtin_ctz(lanes);
     return true;
 }
 
 void ck_acquire(ck_state *s, uint32_t agent, const uint32_t *sync)
 {
-    s->wsync[agent]++;           /* whatever orders the warp after others orders its lanes */
+    ck_warp_sync(s, agent);      /* whatever orders the warp after others orders its lanes */
     if (sync)
         ck_join(s, row(s, agent), sync);
 }
@@ -490,18 +605,30 @@ static bool greg_holds(const ck_greg *g, uint64_t a)
     return i >= g->b0[0] && i < g->b1[0];
 }
 
-int ck_global(ck_state *s, uint32_t agent, uint64_t a, uint32_t n, uint32_t *op)
+/* Has the issuing lane's wait for op reached every lane of its warp (a
+ * full sync since)?  Until then another lane may still be unordered. */
+static bool waited_by_warp(const ck_state *s, uint32_t op)
+{
+    const ck_op *o = &s->ops[op];
+    size_t i = (size_t)o->agent * s->width + o->comp;
+    return !s->obs_ws[i] || o->val <= s->obs_base[i] || s->wsync[o->agent].full > s->obs_ws[i];
+}
+
+int ck_global(ck_state *s, uint32_t agent, uint32_t lane, uint64_t a, uint32_t n, uint32_t *op, uint32_t *waiter)
 {
     for (uint32_t i = 0; i < s->ngregs; i++) {
         ck_greg *g = &s->gregs[i];
         const ck_op *o = &s->ops[g->op];
-        if (ck_op_ordered(s, o->agent, g->op)) {
+        if (ck_op_ordered(s, o->agent, g->op) && waited_by_warp(s, g->op)) {
             s->gregs[i--] = s->gregs[--s->ngregs];   /* its issuer has waited for it */
             continue;
         }
-        if ((greg_holds(g, a) || greg_holds(g, a + n - 1)) && !ck_op_ordered(s, agent, g->op)) {
+        if (greg_holds(g, a) || greg_holds(g, a + n - 1)) {
             *op = g->op;
-            return CK_GLOBAL_STORE;
+            if (!ck_op_ordered(s, agent, g->op))
+                return CK_GLOBAL_STORE;
+            if (lane_unwaited(s, agent, lane, g->op, waiter))
+                return CK_LANE_GLOBAL_STORE;
         }
     }
     return CK_OK;
@@ -619,7 +746,9 @@ int ck_access(ck_state *s, uint32_t agent, uint32_t lane, uint32_t site, int cta
         return CK_OK;
     const bool write = flags & CK_WRITE, sync = flags & CK_SYNC, same = flags & CK_SAME;
     const uint32_t *r = row(s, agent);
-    const uint32_t ep = r[agent], ws = s->wsync[agent], lbit = 1u << lane;
+    /* ws: this access's interval; wf: the last full sync's (an earlier
+     * interval of the agent at or after wf: only partial syncs since) */
+    const uint32_t ep = r[agent], ws = s->wsync[agent].n, wf = s->wsync[agent].full, lbit = 1u << lane;
     ck_cell *c = s->shadow + (size_t)cta * s->ngran + off / 4;
     int rc = CK_OK;
     const uint32_t g0 = off / 4, end = (off + n - 1) / 4;
@@ -639,28 +768,43 @@ int ck_access(ck_state *s, uint32_t agent, uint32_t lane, uint32_t site, int cta
                                   c->wlane, c->wsite, c->wep);
                     out->other.lane = waiter;   /* op: the copy; lane: one that waited */
                 }
-            } else if (c->wws == ws && c->wlane != lane && !sync && !same && !(c->lflags & CK_WAMBIG)) {
-                /* another lane of this warp wrote it in this warp-sync interval */
+            } else if (c->wws >= wf && c->wlane != lane && !sync && !same && !(c->lflags & CK_WAMBIG) &&
+                       (c->wws == ws || lanes_after(s, agent, lane, 1u << c->wlane, c->wws))) {
+                /* another lane of this warp wrote it, with no warp sync since that orders this lane */
                 rc = conflict(out, write ? CK_LANE_WW : CK_LANE_RW, g * 4 + (uint32_t)__builtin_ctz(c->wmask & mask),
                               agent, c->wlane, c->wsite, c->wep);
             }
         }
         if (write) {
+            uint32_t waiter;
             if (rc == CK_OK && (c->rmask & mask) && c->rag != agent && (!sync || c->rag == CK_ASYNC) &&
                 !hbr(s, r, agent, c->rag, c->rep))
                 rc = conflict(out, c->rag == CK_ASYNC ? CK_SOURCE_REUSED : CK_RACE_WR,
                               g * 4 + (uint32_t)__builtin_ctz(c->rmask & mask), c->rag, c->rlane, c->rsite, c->rep);
-            if (rc == CK_OK && (c->rmask & mask) && c->rep && c->rag == agent && c->rws == ws &&
-                (c->rlanes & ~lbit) && !sync && !same && !(c->lflags & CK_RAMBIG))
+            else if (rc == CK_OK && (c->rmask & mask) && c->rag == CK_ASYNC && c->rep &&
+                     lane_unwaited(s, agent, lane, c->rep - 1, &waiter)) {
+                /* a store's source: its issuing lane waited, this lane is not ordered after that */
+                rc = conflict(out, CK_LANE_SOURCE_REUSED, g * 4 + (uint32_t)__builtin_ctz(c->rmask & mask), c->rag,
+                              c->rlane, c->rsite, c->rep);
+                out->other.lane = waiter;
+            }
+            uint32_t un;
+            if (rc == CK_OK && (c->rmask & mask) && c->rep && c->rag == agent && c->rws >= wf &&
+                (c->rlanes & ~lbit) && !sync && !same && !(c->lflags & CK_RAMBIG) &&
+                (un = c->rws == ws ? c->rlanes & ~lbit : lanes_after(s, agent, lane, c->rlanes & ~lbit, c->rws)))
                 rc = conflict(out, CK_LANE_WR, g * 4 + (uint32_t)__builtin_ctz(c->rmask & mask), agent,
-                              (uint32_t)__builtin_ctz(c->rlanes & ~lbit), c->rsite, c->rep);
+                              (uint32_t)__builtin_ctz(un), c->rsite, c->rep);
             c->init |= mask;
             if (sync)
                 continue;
-            if (c->wep && c->wag == agent && c->wws == ws) {
-                if (c->wlane != lane && (c->wmask & ~mask & 0xf))
-                    c->lflags |= CK_WAMBIG;  /* two lanes' bytes in one granule */
-            } else {
+            if (c->wep && c->wag == agent && c->wlane != lane && (c->wmask & ~mask & 0xf) &&
+                (c->wep == ep || (c->wws >= wf && (c->wws == ws ||
+                                                   lanes_after(s, agent, lane, 1u << c->wlane, c->wws))))) {
+                /* the granule keeps bytes another lane wrote: two unordered
+                 * lanes' bytes, or (same epoch) bytes the merged record
+                 * below would put under this lane's name */
+                c->lflags |= CK_WAMBIG;
+            } else if (!(c->wep && c->wag == agent && c->wws >= wf)) {
                 c->lflags &= (uint8_t)~CK_WAMBIG;
             }
             if (c->wep == ep && c->wag == agent)
@@ -672,7 +816,8 @@ int ck_access(ck_state *s, uint32_t agent, uint32_t lane, uint32_t site, int cta
         if (sync)
             continue;
         if (c->rep && c->rag == agent) {
-            if (c->rws == ws) {
+            if (c->rws >= wf && (c->rws == ws || lanes_after(s, agent, lane, c->rlanes & ~lbit, c->rws))) {
+                /* readers this lane is not ordered after stay (rws: the oldest one's interval) */
                 if ((c->rlanes & ~lbit) && (c->rmask & 0xf) != mask)
                     c->lflags |= CK_RAMBIG;  /* lanes read different bytes of the granule */
                 c->rlanes |= lbit;

@@ -32,9 +32,26 @@
  * access before another lane's (the CUDA programming guide: shuffles and
  * votes do not order memory; the warp-collective .sync.aligned matrix
  * instructions are counted as ordering).  Each agent keeps a warp-sync
- * count, ticked by ck_warp_sync and by every ck_acquire; a cell remembers
- * the count at its last write and read and which lanes read in that
- * interval.  Two lanes' accesses in the same interval, one a write, to
+ * count n, ticked by every sync of its lanes, and `full`, n at the last
+ * full one (ck_warp_sync, every ck_acquire); the interval of an access is
+ * n at the access.  A cell remembers the interval of its last write and
+ * of its reads and which lanes read since.  Partial syncs: bar.warp.sync
+ * whose membermask leaves out live lanes (ck_warp_sync_mask) orders only
+ * the lanes of the mask with each other.  Each lane l of the warp keeps,
+ * once a partial sync occurs, a row K_l[x]: the last interval of lane x
+ * ordered before l by partial syncs; a partial sync in interval i sets,
+ * for every l of its mask, K_l = the join of its members' rows, with
+ * K_l[x] = i for each member x (transitive: a chain of partial syncs
+ * through other lanes orders too).  Lane x's access in interval i is
+ * ordered before lane l's present iff x == l, or a full sync came after
+ * it (i < full), or K_l[x] >= i.  So the check against the last writer
+ * or the readers costs one compare (i >= full) when no partial sync
+ * happened, the rows are read only where it would report, and kernels
+ * without partial syncs never allocate them.  The readers of a cell since
+ * the last full sync stay together while this lane is not ordered after
+ * all of them, under the oldest one's interval (a later reader ordered
+ * only after that interval may be missed: never a false report).  Two
+ * lanes' accesses that are not ordered, one a write, to
  * the same bytes conflict (CK_LANE_*): a read after another lane's write,
  * a write after another lane's read, or two writes of different bytes,
  * which includes two lanes of one st.shared storing different values to
@@ -45,7 +62,18 @@
  * the cell cannot tell the lanes apart and the lane check is skipped for it.
  * An mbarrier wait orders only the lanes that made it (ck_lane_observe):
  * an async copy's bytes read by another lane of the warp before the next
- * warp sync are CK_LANE_UNWAITED.
+ * warp sync are CK_LANE_UNWAITED (the interpreter ticks a full warp sync
+ * after a wait instruction, which orders plain accesses; for the copy's
+ * bytes only a sync after that tick counts).  Bulk async-groups belong to the thread
+ * that committed them, so a cp.async.bulk.wait_group orders the issuing
+ * lane only (ck_bulk_observe): another lane of its warp writing the
+ * store's shared source (CK_LANE_SOURCE_REUSED) or, after a wait without
+ * .read, touching its global bytes (CK_LANE_GLOBAL_STORE) must be ordered
+ * after that wait by a full sync or a chain of partial syncs with the
+ * issuing lane, as above.  Such an observation stays per (warp,
+ * component) from its interval until a full sync; a later observation
+ * of the component before one joins it (its lanes added, the first
+ * interval kept).
  *
  * Sync objects (named barriers, the cluster barrier, mbarriers) are vector
  * clocks owned by the state: ck_release joins an agent's clock into one and
@@ -90,8 +118,11 @@ enum {
     CK_LANE_RW,                /* read of bytes another lane of the same warp wrote, no warp sync between */
     CK_LANE_WW,                /* write over another lane's write (other bytes), no warp sync between */
     CK_LANE_WR,                /* write over bytes another lane of the same warp read, no warp sync between */
-    CK_LANE_UNWAITED           /* access by a lane to a copy's bytes that only other lanes of its warp waited
+    CK_LANE_UNWAITED,          /* access by a lane to a copy's bytes that only other lanes of its warp waited
                                   for, with no warp sync after their wait (other.lane: a lane that waited) */
+    CK_LANE_SOURCE_REUSED,     /* write to a store's source by a lane of the issuing warp that is not ordered
+                                  after the issuing lane's wait_group.read (other.lane: the issuing lane) */
+    CK_LANE_GLOBAL_STORE       /* ck_global: the same for a global access after the issuing lane's wait_group */
 };
 
 typedef struct ck_conflict {
@@ -179,6 +210,10 @@ uint32_t *ck_memsync(ck_state *s, int cta);
 /* A point that orders the lanes of agent's warp (bar.warp.sync, a
  * .sync.aligned warp-collective instruction); ck_acquire is one too. */
 void ck_warp_sync(ck_state *s, uint32_t agent);
+/* bar.warp.sync with a membermask that leaves out live lanes of the warp:
+ * it orders the lanes of `mask` with each other only (the first one
+ * allocates the lane table; without memory it counts as ck_warp_sync). */
+void ck_warp_sync_mask(ck_state *s, uint32_t agent, uint32_t mask);
 /* A direct observation by (agent, lane) of mbarrier component comp
  * reaching v (a successful test_wait/try_wait), made before the warp's
  * lanes are synchronised: it orders this lane only.  The caller ticks the
@@ -187,6 +222,12 @@ void ck_warp_sync(ck_state *s, uint32_t agent);
  * a lane that did not wait, before any later warp sync, are
  * CK_LANE_UNWAITED.  `site` is the wait's. */
 void ck_lane_observe(ck_state *s, uint32_t agent, uint32_t lane, uint32_t comp, uint32_t v, uint32_t site);
+/* The same for a thread's cp.async.bulk.wait_group: (agent, lane)'s own
+ * bulk component comp reached v.  No warp sync follows: a store's source
+ * written, or its global bytes accessed, by another lane of the warp
+ * before a warp sync after this wait are CK_LANE_SOURCE_REUSED and
+ * CK_LANE_GLOBAL_STORE. */
+void ck_bulk_observe(ck_state *s, uint32_t agent, uint32_t lane, uint32_t comp, uint32_t v, uint32_t site);
 /* The site of the last lane observation recorded on comp by agent. */
 uint32_t ck_lane_obs_site(ck_state *s, uint32_t agent, uint32_t comp);
 /* Does agent's clock dominate `sync` (every component)? */
@@ -243,10 +284,13 @@ typedef struct ck_greg {
 void ck_greg_add(ck_state *s, const ck_greg *g);
 /* any region live? (the global access path's test) */
 bool ck_gactive(const ck_state *s);
-/* A global access by agent to [a, a+n): the op of a live region it
- * touches and is not ordered after (CK_OK if none); regions whose issuing
- * thread has waited for them are dropped. */
-int ck_global(ck_state *s, uint32_t agent, uint64_t a, uint32_t n, uint32_t *op);
+/* A global access by (agent, lane) to [a, a+n): the op of a live region
+ * it touches and is not ordered after (CK_OK if none): CK_GLOBAL_STORE, or
+ * CK_LANE_GLOBAL_STORE where only the issuing lane of this warp waited for
+ * it (*waiter: that lane) and nothing since orders this lane; regions whose
+ * issuing thread has waited for them, with a full warp sync after that
+ * wait, are dropped. */
+int ck_global(ck_state *s, uint32_t agent, uint32_t lane, uint64_t a, uint32_t n, uint32_t *op, uint32_t *waiter);
 /* Tensor maps written in global memory during the run (tensormap.replace
  * on a global map, tensormap.cp_fenceproxy): a TMA that uses one must be
  * preceded, in its own warp, by fence.proxy.tensormap::generic.acquire on

@@ -1235,6 +1235,68 @@ static void dc_until(dbg *d, const char *fmt, const char *args)
     }
 }
 
+/* After `finish`: gdb's "Value returned is $N = V", one line per return
+ * parameter of the callee, read from the caller's return variables (the
+ * call's first operand) once the lane stands at the call's return point;
+ * each value goes into the history.  A return parameter wider than 8 bytes
+ * (an array or .v4) is shown as its bytes and not kept. */
+static void finish_value(dbg *d, int lane, int callee, int caller, uint32_t ret_pc)
+{
+    interp_frame_info fr[2];
+    if (interp_lane_frames(d->c, d->cta, d->warp, lane, fr, 2) < 1 || fr[0].func != caller || fr[0].pc != ret_pc ||
+        ret_pc == 0)
+        return;
+    const ir_function *cf = &d->mod->funcs[caller], *ef = &d->mod->funcs[callee];
+    const ir_instr *in = &cf->instrs[ret_pc - 1];
+    if (in->op != IR_OP_CALL || in->nopd < 1 || in->opd[0].kind != IR_OPD_VEC)
+        return;
+    uint32_t n = in->opd[0].u.vec.n;
+    for (uint32_t k = 0; k < n && k < ef->nrets; k++) {
+        const ir_operand *o = &cf->vecpool[in->opd[0].u.vec.first + k];
+        if (o->kind != IR_OPD_SYM)
+            continue;
+        const ir_symbol *rs = &d->mod->syms[ef->rets[k]];
+        int space;
+        uint64_t addr;
+        uint8_t buf[64];
+        char why[256];
+        size_t size = rs->size < sizeof buf ? (size_t)rs->size : sizeof buf;
+        if (!size || !interp_sym_addr(d->c, d->cta, d->warp, lane, o->u.sym, &space, &addr) ||
+            !dbg_read(d, DBG_SP_LOCAL, addr, buf, size, why, sizeof why))
+            continue;
+        if (size <= 8 && rs->vec <= 1 && rs->nelem == 1) {
+            uint64_t raw = 0;
+            memcpy(&raw, buf, size);
+            /* nvcc declares every return as .b32/.b64: take the type the
+             * caller reads it with (ld.param.f32 %f1, [retval0]) */
+            int type = rs->type;
+            for (uint32_t pc = ret_pc; pc < cf->ninstrs && pc < ret_pc + 8; pc++) {
+                const ir_instr *ld = &cf->instrs[pc];
+                if (ld->op == IR_OP_LD && ld->nopd >= 2 && ld->opd[1].kind == IR_OPD_ADDR &&
+                    ld->opd[1].u.addr.base_kind == IR_BASE_SYM && ld->opd[1].u.addr.base == o->u.sym &&
+                    ld->opd[1].u.addr.off == 0 && ld->types[0] && ir_types[ld->types[0]].bits == size * 8) {
+                    type = ld->types[0];
+                    break;
+                }
+            }
+            dbg_value v = dbg_typed_value(raw, type);
+            struct dbg_hist *nh = realloc(d->hist, (d->nhist + 1) * sizeof *nh);
+            if (!nh)
+                return;
+            d->hist = nh;
+            d->hist[d->nhist++] = (struct dbg_hist){v.u, v.f, v.kind, v.bits};
+            char vb[160];
+            dbg_value_str(&v, 0, vb, sizeof vb);
+            printf("Value returned is $%zu = %s\n", d->nhist, vb);
+        } else {
+            printf("Value returned (%s, %zu bytes) = {", rs->name, size);
+            for (size_t i = 0; i < size; i++)
+                printf("%s0x%02x", i ? ", " : "", buf[i]);
+            printf("}\n");
+        }
+    }
+}
+
 /* finish: run the selected lane until the selected frame returns (gdb's
  * "Run till exit from #N"). */
 static void dc_finish(dbg *d, const char *fmt, const char *args)
@@ -1256,6 +1318,8 @@ static void dc_finish(dbg *d, const char *fmt, const char *args)
     interp_frame_info fr[64];
     interp_lane_frames(d->c, d->cta, d->warp, lane, fr, 64);
     printf("Run till exit from #%d %s\n", d->frame, d->mod->funcs[fr[d->frame].func].name);
+    int callee = fr[d->frame].func, caller = fr[d->frame + 1].func;
+    uint32_t ret_pc = fr[d->frame + 1].ret_pc;
     int cta = d->cta, warp = d->warp, stop = STOP_NONE;
     d->frame = 0;
     interp_warp_info wi;
@@ -1272,6 +1336,8 @@ static void dc_finish(dbg *d, const char *fmt, const char *args)
         d->lane = lane;
         dbg_show_warp(d, d->cta, d->warp, NULL);
     }
+    if (stop == STOP_NONE && d->cta == cta && d->warp == warp)
+        finish_value(d, lane, callee, caller, ret_pc);
 }
 
 /* Run (the scheduler, breakpoints passed over) until CTA `id` is
@@ -1551,7 +1617,7 @@ static const struct cmd {
     {"nexti", "ni", dc_nexti, true, "nexti [N]", "like stepi, but a call runs to its return"},
     {"until", "u", dc_until, true, "until [LOCATION]", "run to LOCATION; without one, step until the warp leaves its loop"},
     {"advance", NULL, dc_until, false, "advance LOCATION", "run to LOCATION"},
-    {"finish", "fin", dc_finish, false, "finish", "run the selected lane until the selected frame (a .func call) returns"},
+    {"finish", "fin", dc_finish, false, "finish", "run the selected lane until the selected frame (a .func call) returns; print the value it returned"},
     {"break", "b", dc_break, false, "break LOCATION [if COND]", "stop before a warp executes LOCATION (LINE, FILE:LINE, k.cu:LINE, LABEL, FUNC, *PC)"},
     {"tbreak", NULL, dc_tbreak, false, "tbreak LOCATION [if COND]", "a breakpoint deleted when first hit"},
     {"condition", NULL, dc_condition, false, "condition N [COND]", "stop at breakpoint N only where COND holds (none: always)"},

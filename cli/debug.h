@@ -137,6 +137,8 @@ typedef struct dbg_value {
  * Returns 0, or -1 with a message in err. */
 int dbg_eval(dbg *d, const char *expr, int lane, dbg_value *out, char *err, size_t errlen);
 bool dbg_value_true(const dbg_value *v);
+/* raw bits (at most 64) as a value of PTX type `type` (ir_type) */
+dbg_value dbg_typed_value(uint64_t raw, int type);
 /* v in gdb's format letter fmt (0 = by its kind). */
 void dbg_value_str(const dbg_value *v, char fmt, char *buf, size_t n);
 /* "%r5" at s, with an optional [LANE]; chars consumed (0 if none). */

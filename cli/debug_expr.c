@@ -140,6 +140,11 @@ static dbg_value reg_val(uint64_t raw, int type)
     return int_val(raw, t->kind == 's' ? 's' : 'u', bits);
 }
 
+dbg_value dbg_typed_value(uint64_t raw, int type)
+{
+    return reg_val(raw, type);
+}
+
 static dbg_value parse_or(ev *e);
 
 static dbg_value primary_reg(ev *e)

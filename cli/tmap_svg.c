@@ -1,6 +1,7 @@
-/* tmap_svg.c — a picture of a tiled tensor map: the box in the global
- * tensor, and where each 16-byte chunk of it lands in shared memory under
- * the map's swizzle and interleave (`ptxi tmap --svg`, `info tmaps --svg`).
+/* tmap_svg.c — a picture of a tensor map: the box in the global tensor
+ * (for an im2col map, the pixels one load gathers), and where each 16-byte
+ * chunk of it lands in shared memory under the map's swizzle and
+ * interleave (`ptxi tmap --svg`, `info tmaps --svg`).
  *
  * The placement is not recomputed here: the TMA engine itself performs a
  * load of the box.  The box is copied into a compact tensor of its own
@@ -44,13 +45,156 @@ void tmap_svg_color(uint32_t row, uint32_t col, uint32_t ncol, uint8_t rgb[3])
     }
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* An im2col / im2col::w map: one load of the map's column (pixels_per_column
+ * pixels of channels_per_pixel channels) from a compact tensor of the map's
+ * spatial dims whose 16-byte chunks hold their numbers, at the lowest base
+ * coordinates the map accepts (0, else the bounding box's lower corner),
+ * offsets 0.  The gathered pixels, in load order (the walk is W, then H,
+ * D, N: ascending pixel index), are the picture's global rows; pixels that
+ * fall outside the tensor (padding) are filled, not copied: they have no
+ * global row, and their shared-memory chunks say so. */
+static int im2col_layout(const tma_map *m, tmap_layout *out, char *why, size_t whylen)
+{
+    unsigned bits = tma_dtype_bits(m->data_type);
+    int r = m->rank, nsp = r - 2;
+    uint64_t row_bytes = ((uint64_t)m->channels_per_pixel * bits + 7) / 8;
+    uint64_t stride = (row_bytes + 15) / 16 * 16;
+    tma_map c = *m;
+    c.global_dim[0] = m->channels_per_pixel;
+    uint64_t img = stride;
+    for (int i = 1; i < r - 1; i++)
+        img *= m->global_dim[i];
+    if (!img || img > MAX_BYTES) {
+        snprintf(why, whylen, "an image of the map (%" PRIu64 " pixels of %" PRIu64 " bytes) is over the %u MiB "
+                 "that --svg draws", stride ? img / stride : 0, stride, MAX_BYTES >> 20);
+        return -1;
+    }
+    if (c.global_dim[r - 1] > MAX_BYTES / img)
+        c.global_dim[r - 1] = MAX_BYTES / img;   /* enough images for any column */
+    uint64_t total = stride;
+    for (int i = 1; i < r; i++) {
+        c.global_strides[i] = total;
+        total *= c.global_dim[i];
+    }
+    mem_global *g = mem_global_new();
+    uint8_t *smem = NULL;
+    int rc = -1;
+    if (!g) {
+        snprintf(why, whylen, "out of memory");
+        return -1;
+    }
+    c.global_address = mem_global_alloc(g, total, 256, "tensor");
+    uint8_t *gh = mem_global_host(g, c.global_address, total);
+    for (uint64_t o = 0; gh && o + 16 <= total; o += 16)
+        for (int w = 0; w < 4; w++) {
+            uint32_t tag = (uint32_t)(o / 16) + 1;
+            memcpy(gh + o + 4 * w, &tag, 4);
+        }
+    tma_request rq;
+    memset(&rq, 0, sizeof rq);
+    rq.kind = TMA_LOAD;
+    rq.mode = m->kind == TMA_MAP_IM2COL ? TMA_IM2COL : m->wide_mode == TMA_IM2COL_WIDE_W128 ? TMA_IM2COL_W128
+                                                                                             : TMA_IM2COL_W;
+    rq.dim = r;
+    rq.map = &c;
+    rq.n_im2col_off = m->kind == TMA_MAP_IM2COL ? nsp : 0;
+    rq.smem_off = 1024;
+    uint64_t room = 2048 + (uint64_t)(m->pixels_per_column ? m->pixels_per_column : 1) * (stride > 128 ? stride : 128);
+    rq.smem_size = (uint32_t)room;
+    smem = calloc(1, room);
+    rq.smem = smem;
+    uint32_t fp = 0;
+    if (gh && smem) {
+        fp = tma_smem_footprint(&rq);
+        if (!fp) {   /* the base must lie in the bounding box: start at its lower corner */
+            int nc = m->kind == TMA_MAP_IM2COL ? nsp : 1;
+            for (int i = 0; i < nc; i++)
+                rq.coords[1 + i] = m->lower_corner[i];
+            fp = tma_smem_footprint(&rq);
+        }
+    }
+    if (!gh || !smem || !fp) {
+        if (gh && smem)
+            tma_check(&rq, NULL, why, whylen);
+        else
+            snprintf(why, whylen, "out of memory");
+        goto out;
+    }
+    if (tma_execute(&rq, g, NULL, why, whylen) != TMA_OK)
+        goto out;
+    uint32_t nchunks = (fp + 15) / 16, ncol = (uint32_t)(stride / 16);
+    int64_t *src = calloc(nchunks ? nchunks : 1, sizeof *src);
+    uint64_t *pix = malloc((nchunks ? nchunks : 1) * sizeof *pix);
+    if (!src || !pix) {
+        free(src);
+        free(pix);
+        snprintf(why, whylen, "out of memory");
+        goto out;
+    }
+    uint32_t np = 0;
+    for (uint32_t k = 0; k < nchunks; k++) {
+        uint32_t t[4];
+        memcpy(t, smem + 1024 + 16 * k, 16);
+        bool tagged = t[0] && t[0] == t[1] && t[1] == t[2] && t[2] == t[3] && (uint64_t)t[0] * 16 <= total;
+        bool empty = !(t[0] | t[1] | t[2] | t[3]);
+        src[k] = tagged ? (int64_t)t[0] - 1 : empty ? -1 : -2;
+        if (tagged)
+            pix[np++] = (uint64_t)(t[0] - 1) / ncol;
+    }
+    qsort(pix, np, sizeof *pix, cmp_u64);
+    uint32_t nrows = 0;
+    for (uint32_t i = 0; i < np; i++)
+        if (!nrows || pix[nrows - 1] != pix[i])
+            pix[nrows++] = pix[i];
+    uint64_t ng = (uint64_t)nrows * ncol;
+    int64_t *dst = malloc((ng ? ng : 1) * sizeof *dst);
+    if (!dst) {
+        free(src);
+        free(pix);
+        snprintf(why, whylen, "out of memory");
+        goto out;
+    }
+    for (uint64_t k = 0; k < ng; k++)
+        dst[k] = -1;
+    for (uint32_t k = 0; k < nchunks; k++) {
+        if (src[k] < 0)
+            continue;
+        uint64_t p = (uint64_t)src[k] / ncol, col = (uint64_t)src[k] % ncol;
+        uint64_t *at = bsearch(&p, pix, nrows, sizeof *pix, cmp_u64);
+        src[k] = (int64_t)((uint64_t)(at - pix) * ncol + col);
+        if (dst[src[k]] < 0)
+            dst[src[k]] = k;
+    }
+    out->map = *m;
+    out->row_bytes = (uint32_t)stride;
+    out->ncol = ncol;
+    out->nrows = nrows;
+    out->box_bytes = ng * 16;
+    out->smem_bytes = fp;
+    out->nchunks = nchunks;
+    out->src = src;
+    out->dst = dst;
+    out->pix = pix;
+    for (int i = 0; i < r; i++)
+        out->cdim[i] = c.global_dim[i];
+    rc = 0;
+out:
+    free(smem);
+    mem_global_free(g);
+    return rc;
+}
+
 int tmap_svg_layout(const tma_map *m, tmap_layout *out, char *why, size_t whylen)
 {
     memset(out, 0, sizeof *out);
-    if (m->kind != TMA_MAP_TILED) {
-        snprintf(why, whylen, "not supported: --svg of an im2col tensor map (tiled maps only)");
-        return -1;
-    }
+    if (m->kind != TMA_MAP_TILED)
+        return im2col_layout(m, out, why, whylen);
     unsigned bits = tma_dtype_bits(m->data_type);
     int r = m->rank;
     uint64_t row_bytes = ((uint64_t)m->box_dim[0] * bits + 7) / 8;
@@ -147,8 +291,10 @@ void tmap_layout_free(tmap_layout *l)
 {
     free(l->src);
     free(l->dst);
+    free(l->pix);
     l->src = NULL;
     l->dst = NULL;
+    l->pix = NULL;
 }
 
 /* Global chunk gi's coordinates in words: "x 0-7, y 3" (box coordinates). */
@@ -158,6 +304,19 @@ static void chunk_coords(const tmap_layout *l, int64_t gi, char *buf, size_t n)
     unsigned bits = tma_dtype_bits(m->data_type);
     uint64_t row = (uint64_t)gi / l->ncol, col = (uint64_t)gi % l->ncol;
     uint64_t e0 = col * 128 / bits, e1 = (col + 1) * 128 / bits - 1;
+    if (l->pix) {   /* im2col: channels of pixel (w, h, d, n) */
+        if (e1 >= m->channels_per_pixel)
+            e1 = m->channels_per_pixel - 1;
+        uint64_t p = row < l->nrows ? l->pix[row] : 0;
+        int at = snprintf(buf, n, "c %" PRIu64 "-%" PRIu64 " of pixel", e0, e1);
+        static const char *const sn[] = {"w", "h", "d"};
+        for (int i = 1; i < m->rank && at > 0 && (size_t)at < n; i++) {
+            at += snprintf(buf + at, n - (size_t)at, " %s %" PRIu64, i == m->rank - 1 ? "n" : sn[i - 1],
+                           p % l->cdim[i]);
+            p /= l->cdim[i];
+        }
+        return;
+    }
     if (e1 >= m->box_dim[0])
         e1 = m->box_dim[0] - 1;
     int at = snprintf(buf, n, "x %" PRIu64 "-%" PRIu64, e0, e1);
@@ -183,15 +342,29 @@ int tmap_svg_write(const tmap_layout *l, const char *title, FILE *f)
                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\" height=\"%u\" viewBox=\"0 0 %u %u\" "
                "font-family=\"monospace\" font-size=\"11\">\n", width, height, width, height);
     fprintf(f, "<rect x=\"0\" y=\"0\" width=\"%u\" height=\"%u\" fill=\"#ffffff\"/>\n", width, height);
-    char dims[160] = "", box[160] = "";
+    char dims[160] = "", box[200] = "";
     int a = 0, b = 0;
     for (int i = 0; i < m->rank; i++) {
         a += snprintf(dims + a, sizeof dims - (size_t)a, "%s%" PRIu64, i ? "x" : "", m->global_dim[i]);
-        b += snprintf(box + b, sizeof box - (size_t)b, "%s%u", i ? "x" : "", m->box_dim[i]);
+        if (!l->pix)
+            b += snprintf(box + b, sizeof box - (size_t)b, "%s%u", i ? "x" : "", m->box_dim[i]);
     }
-    fprintf(f, "<text x=\"10\" y=\"20\" font-size=\"14\">%s: tiled %u-D, %u-bit elements, global %s, box %s, "
+    if (l->pix) {
+        b = snprintf(box, sizeof box, "%u pixels of %u channels (%u in the tensor), corners", m->pixels_per_column,
+                     m->channels_per_pixel, l->nrows);
+        int nc = m->kind == TMA_MAP_IM2COL ? m->rank - 2 : 1;
+        for (int i = 0; i < nc && b > 0 && (size_t)b < sizeof box; i++)
+            b += snprintf(box + b, sizeof box - (size_t)b, "%s%d", i ? "," : " [", m->lower_corner[i]);
+        for (int i = 0; i < nc && b > 0 && (size_t)b < sizeof box; i++)
+            b += snprintf(box + b, sizeof box - (size_t)b, "%s%d", i ? "," : "]..[", m->upper_corner[i]);
+        if (b > 0 && (size_t)b < sizeof box)
+            snprintf(box + b, sizeof box - (size_t)b, "]");
+    }
+    fprintf(f, "<text x=\"10\" y=\"20\" font-size=\"14\">%s: %s %u-D, %u-bit elements, global %s, %s %s, "
                "swizzle %s, interleave %s</text>\n",
-            title, m->rank, tma_dtype_bits(m->data_type), dims, box, m->swizzle < 8 ? swz_names[m->swizzle] : "?",
+            title, !l->pix ? "tiled" : m->kind == TMA_MAP_IM2COL ? "im2col" : "im2col::w", m->rank,
+            tma_dtype_bits(m->data_type), dims, l->pix ? "column" : "box", box,
+            m->swizzle < 8 ? swz_names[m->swizzle] : "?",
             m->interleave == TMA_INTERLEAVE_NONE ? "none" : m->interleave == TMA_INTERLEAVE_16B ? "16B" : "32B");
     fprintf(f, "<text x=\"10\" y=\"38\">colour = the chunk's 16-byte column in its box row (hue) and the row mod 8 "
                "(shade); hover a chunk for its coordinates</text>\n");
@@ -203,10 +376,14 @@ int tmap_svg_write(const tmap_layout *l, const char *title, FILE *f)
             width - 60, gd0 * sc, gd1 * sc, dims);
     fprintf(f, "<rect x=\"%u\" y=\"46\" width=\"%.1f\" height=\"%.1f\" fill=\"#cc4444\"><title>the box %s at "
                "coordinates 0</title></rect></g>\n",
-            width - 60, fmin(m->box_dim[0] * sc, gd0 * sc), fmin((m->rank > 1 ? m->box_dim[1] : 1) * sc, gd1 * sc),
-            box);
-    fprintf(f, "<text x=\"%u\" y=\"%u\" font-size=\"13\">global: the box, %u B a row</text>\n", gx, gy - 40,
-            l->row_bytes);
+            width - 60, fmin((l->pix ? m->channels_per_pixel : m->box_dim[0]) * sc, gd0 * sc),
+            fmin((l->pix ? l->nrows : m->rank > 1 ? m->box_dim[1] : 1) * sc, gd1 * sc), box);
+    if (l->pix)
+        fprintf(f, "<text x=\"%u\" y=\"%u\" font-size=\"13\">global: the pixels gathered, in load order, %u B "
+                   "a row (base at the lowest coordinates, offsets 0)</text>\n", gx, gy - 40, l->row_bytes);
+    else
+        fprintf(f, "<text x=\"%u\" y=\"%u\" font-size=\"13\">global: the box, %u B a row</text>\n", gx, gy - 40,
+                l->row_bytes);
     fprintf(f, "<text x=\"%u\" y=\"%u\" font-size=\"13\">shared memory, 128 B a row (from a 1024-aligned "
                "address)</text>\n", sx, sy - 40);
     for (uint32_t c = 0; c < l->ncol && c < 64; c++)
@@ -242,7 +419,8 @@ int tmap_svg_write(const tmap_layout *l, const char *title, FILE *f)
                 fprintf(f, "<rect x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" fill=\"%s\" stroke=\"#dddddd\">"
                            "<title>smem +0x%x: %s</title></rect>\n",
                         sx + c * CW, sy + r * CH, CW, CH, gi == -1 ? "#f4f4f4" : "#bbbbbb", k * 16,
-                        gi == -1 ? "not written by the box" : "bytes of several global chunks");
+                        gi != -1 ? "bytes of several global chunks"
+                        : l->pix ? "filled: a pixel outside the tensor (padding)" : "not written by the box");
                 continue;
             }
             uint8_t rgb[3];

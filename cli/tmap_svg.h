@@ -1,4 +1,4 @@
-/* tmap_svg.h — pictures of a tiled tensor map's box and its shared-memory
+/* tmap_svg.h — pictures of a tensor map's box and its shared-memory
  * layout (cli/tmap_svg.c), placed by the TMA engine itself. */
 #ifndef PTXI_CLI_TMAP_SVG_H
 #define PTXI_CLI_TMAP_SVG_H
@@ -17,10 +17,16 @@ typedef struct tmap_layout {
     int64_t *src;          /* per smem chunk: the global chunk (row * ncol + col) that landed,
                               -1 none, -2 bytes of several chunks */
     int64_t *dst;          /* per global chunk: the smem chunk it landed in, -1 none */
+    /* im2col maps: "global rows" are the pixels the load gathered, in load
+     * order; pix[r] is row r's pixel as an index into the compact tensor of
+     * dims cdim (channels_per_pixel, then the map's W, H, D, N) */
+    uint64_t *pix;
+    uint64_t cdim[5];
 } tmap_layout;
 
-/* Load the box with the TMA engine and record where each chunk lands.
- * Returns 0, or -1 with why ("not supported: ..." for im2col maps). */
+/* Load the box with the TMA engine and record where each chunk lands (an
+ * im2col map: one load at the lowest coordinates the map accepts, offsets
+ * 0).  Returns 0, or -1 with why. */
 int tmap_svg_layout(const tma_map *m, tmap_layout *out, char *why, size_t whylen);
 void tmap_layout_free(tmap_layout *l);
 /* The fill colour of global chunk (row, col) in the pictures. */

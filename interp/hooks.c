@@ -13,7 +13,9 @@
  *   copy-not-waited      access to an async copy's destination that no wait
  *                        observing its completion orders after the copy
  *   store-source-reused  write to a TMA/bulk store's source before the
- *                        cp.async.bulk.wait_group.read that covers it
+ *                        cp.async.bulk.wait_group.read that covers it (for
+ *                        another lane of the issuing warp: before a warp
+ *                        sync after the issuing lane's wait)
  *   copy-overlap         an async operation writing bytes that another one,
  *                        not yet ordered before it, writes or reads
  *   copy-over-access     an async copy issued over bytes that a thread
@@ -25,6 +27,7 @@
  *                        bytes, one a write (or two stores of different
  *                        values, one st.shared included), with no
  *                        __syncwarp / bar.sync / mbarrier wait between them
+ *                        (a partial __syncwarp orders only its mask's lanes)
  *   missing-proxy-fence  a TMA store reading shared bytes a thread wrote
  *                        with no fence.proxy.async after the write
  *   store-pending-at-exit  a thread exits with a TMA/bulk store whose
@@ -200,6 +203,20 @@ static int report(interp_ctx *c, ip_warp *w, int lane, const ck_conflict *k, con
                         "(the lanes of a warp are scheduled independently)\n  the wait: %s\n  other side: %s",
                         what, rw(write), n, k->off, cta, o->lane, wt, other);
     }
+    case CK_LANE_SOURCE_REUSED: {
+        const ck_op *op = ck_op_get(c->ck, o->op);
+        char wt[400];
+        uint32_t ws = ck_lane_obs_site(c->ck, agent_of(c, w), op->comp);
+        interp_where(c, site_func(ws), site_pc(ws), wt, sizeof wt);
+        op_str(c, o->op, other, sizeof other);
+        return ip_error(c, INTERP_FAULT, w, lane, c->xfunc, c->xpc,
+                        "data race [store-source-reused]: %s %s %u byte(s) at shared 0x%x of CTA rank %d that an "
+                        "asynchronous store reads: lane %u of this warp, its issuing thread, passed the "
+                        "cp.async.bulk.wait_group.read covering it (bulk group %u), this lane did not (a bulk "
+                        "async-group belongs to the thread that committed it), and no __syncwarp (bar.warp.sync) "
+                        "or barrier after that wait orders this lane\n  the wait: %s\n  other side: %s",
+                        what, rw(write), n, k->off, cta, o->lane, op->val - 1, wt, other);
+    }
     case CK_LANE_RW:
     case CK_LANE_WW:
     case CK_LANE_WR: {
@@ -207,8 +224,9 @@ static int report(interp_ctx *c, ip_warp *w, int lane, const ck_conflict *k, con
         bool one = o->site == site_here(c) && k->kind == CK_LANE_WW;
         return ip_error(c, INTERP_FAULT, w, lane, c->xfunc, c->xpc,
                         "data race [intra-warp-race]: %s %s shared 0x%x of CTA rank %d, which lane %u of the same "
-                        "warp %s%s with no __syncwarp (bar.warp.sync), bar.sync or barrier wait between them (the "
-                        "lanes of a warp are scheduled independently)\n  other side: %s %s it",
+                        "warp %s%s with no __syncwarp (bar.warp.sync) whose membermask holds both lanes, bar.sync or "
+                        "barrier wait between them (the lanes of a warp are scheduled independently)\n  other side: %s "
+                        "%s it",
                         what, rw(write), k->off, cta, o->lane,
                         k->kind == CK_LANE_WR ? "read" : k->kind == CK_LANE_WW ? "wrote a different value to" : "wrote",
                         one ? " in the same instruction (which lane's value stays is unspecified)" : "", other,
@@ -781,12 +799,25 @@ static void global_region(interp_ctx *c, const ip_op *o, const ck_op *rd)
 
 int ip_ck_global(interp_ctx *c, ip_warp *w, int lane, uint64_t a, uint32_t n, bool write)
 {
-    uint32_t op;
-    if (!ck_global(c->ck, agent_of(c, w), a, n, &op))
+    uint32_t op, waiter;
+    int k = ck_global(c->ck, agent_of(c, w), (uint32_t)lane, a, n, &op, &waiter);
+    if (!k)
         return 0;
     char what[96], other[800];
     const ck_op *o = ck_op_get(c->ck, op);
     op_str(c, op, other, sizeof other);
+    if (k == CK_LANE_GLOBAL_STORE) {
+        char wt[400];
+        uint32_t ws = ck_lane_obs_site(c->ck, agent_of(c, w), o->comp);
+        interp_where(c, site_func(ws), site_pc(ws), wt, sizeof wt);
+        return ip_error(c, INTERP_FAULT, w, lane, c->xfunc, c->xpc,
+                        "data race [global-store-race]: %s %s global 0x%llx, which an asynchronous %s writes: "
+                        "lane %u of this warp, its issuing thread, waited for its bulk group %u, this lane did "
+                        "not (a bulk async-group belongs to the thread that committed it), and no __syncwarp "
+                        "(bar.warp.sync) or barrier after that wait orders this lane\n  the wait: %s\n"
+                        "  other side: %s", ip_instr_what(c, what, sizeof what), write ? "writes" : "reads",
+                        (unsigned long long)a, o->what, waiter, o->val - 1, wt, other);
+    }
     return ip_error(c, INTERP_FAULT, w, lane, c->xfunc, c->xpc,
                     "data race [global-store-race]: %s %s global 0x%llx, which an asynchronous %s still writes: "
                     "it is in bulk group %u of its issuing thread, and no cp.async.bulk.wait_group (without "
@@ -916,10 +947,29 @@ void ip_ck_complete(interp_ctx *c, const ip_op *o, int d, int mc, uint64_t befor
 
 void ip_ck_bulk_waited(interp_ctx *c, ip_warp *w, int lane, uint32_t upto, bool read_only)
 {
+    /* the thread's own groups: this lane is ordered after them, the other
+     * lanes of the warp once a warp sync follows */
     uint32_t ag = agent_of(c, w);
-    ck_observe(c->ck, ag, ck_bulk_comp(c->ck, ag, (uint32_t)lane), upto);
+    ck_bulk_observe(c->ck, ag, (uint32_t)lane, ck_bulk_comp(c->ck, ag, (uint32_t)lane), upto, site_here(c));
     if (!read_only)
-        ck_observe(c->ck, ag, ck_bulk_wcomp(c->ck, ag, (uint32_t)lane), upto);
+        ck_bulk_observe(c->ck, ag, (uint32_t)lane, ck_bulk_wcomp(c->ck, ag, (uint32_t)lane), upto, site_here(c));
+}
+
+void ip_ck_warp_sync_lanes(interp_ctx *c, ip_warp *w, const uint32_t *mask, uint32_t exec)
+{
+    /* each distinct membermask among the executing lanes (a converged warp
+     * may give its halves different masks) orders its own lanes; one that
+     * holds every live lane of the warp orders the whole warp */
+    uint32_t done = 0;
+    for (uint32_t m = exec; m; m &= m - 1) {
+        uint32_t l = (uint32_t)__builtin_ctz(m);
+        if (done >> l & 1)
+            continue;
+        for (uint32_t o = m; o; o &= o - 1)
+            if (mask[__builtin_ctz(o)] == mask[l])
+                done |= o & -o;
+        ip_ck_warp_sync_mask(c, w, mask[l]);
+    }
 }
 
 void ip_ck_tmap_write(interp_ctx *c, ip_warp *w, int lane, uint64_t a)

@@ -389,6 +389,8 @@ void ip_ck_deadlock_others(interp_ctx *c, const uint32_t (*seen)[2], int nseen, 
 int ip_ck_issue(interp_ctx *c, ip_warp *w, ip_op *o, const char *what);
 void ip_ck_complete(interp_ctx *c, const ip_op *o, int d, int mc, uint64_t before, uint64_t after, uint32_t tx);
 void ip_ck_bulk_waited(interp_ctx *c, ip_warp *w, int lane, uint32_t upto, bool read_only);
+/* bar.warp.sync executed by `exec` with membermask mask[lane] */
+void ip_ck_warp_sync_lanes(interp_ctx *c, ip_warp *w, const uint32_t *mask, uint32_t exec);
 /* a generic global access, while asynchronous stores may be writing */
 int ip_ck_global(interp_ctx *c, ip_warp *w, int lane, uint64_t a, uint32_t n, bool write);
 static inline bool ip_ck_gactive(const interp_ctx *c) { return c->ck && ck_gactive(c->ck); }
@@ -398,6 +400,16 @@ static inline void ip_ck_warp_sync(interp_ctx *c, ip_warp *w)
 {
     if (c->ck)
         ck_warp_sync(c->ck, ip_ck_agent(c, w));
+}
+/* bar.warp.sync with one membermask (c->ck set): a mask holding every
+ * live lane of the warp orders the whole warp */
+static inline void ip_ck_warp_sync_mask(interp_ctx *c, ip_warp *w, uint32_t mask)
+{
+    uint32_t live = w->valid & ~w->exited;
+    if ((mask & live) == live)
+        ck_warp_sync(c->ck, ip_ck_agent(c, w));
+    else
+        ck_warp_sync_mask(c->ck, ip_ck_agent(c, w), mask & w->valid);
 }
 /* tensor maps written in global memory, their acquire fences, their use by a TMA */
 void ip_ck_tmap_write(interp_ctx *c, ip_warp *w, int lane, uint64_t a);

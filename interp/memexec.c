@@ -19,6 +19,9 @@
 #include "interp/internal.h"
 #include "interp/fp.h"
 #include "check/check.h"
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #define FOR_LANES(m, l) for (uint32_t m_ = (m), l; m_ && ((l = (uint32_t)__builtin_ctz(m_)), 1); m_ &= m_ - 1)
 
@@ -1117,6 +1120,27 @@ static int exec_createpolicy(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_f
     return 0;
 }
 
+/* The OR over the 32 lanes of v[lane] ^ m: zero in its low 32 bits iff
+ * every lane's 32-bit value is m (bar.warp.sync's membermask). */
+static inline uint64_t xor_any(const uint64_t *v, uint32_t m)
+{
+#ifdef __SSE2__
+    const __m128i mm = _mm_set1_epi64x((long long)m);
+    __m128i a = _mm_setzero_si128(), b = _mm_setzero_si128();
+    for (int i = 0; i < IP_WARP; i += 4) {
+        a = _mm_or_si128(a, _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(v + i)), mm));
+        b = _mm_or_si128(b, _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(v + i + 2)), mm));
+    }
+    a = _mm_or_si128(a, b);
+    return (uint64_t)_mm_cvtsi128_si64(_mm_or_si128(a, _mm_unpackhi_epi64(a, a)));
+#else
+    uint64_t d = 0;
+    for (int i = 0; i < IP_WARP; i++)
+        d |= v[i] ^ m;
+    return d;
+#endif
+}
+
 int ip_exec_sync(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, uint32_t group, uint32_t exec)
 {
     switch (in->op) {
@@ -1139,8 +1163,34 @@ int ip_exec_sync(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, uin
             ip_ck_mbar_init_fence(c, w);
         return 0;
     case IR_OP_BAR_WARP_SYNC:
-        if (exec)
-            ip_ck_warp_sync(c, w);   /* __syncwarp orders the lanes' memory accesses */
+        if (exec && c->ck) {
+            /* __syncwarp orders the memory accesses of its membermask's lanes */
+            const ir_operand *o = &in->opd[0];
+            uint32_t l0 = (uint32_t)__builtin_ctz(exec), m0;
+            uint64_t d = 0;
+            const uint64_t *rv = NULL;
+            if (o->kind == IR_OPD_IMM) {
+                m0 = (uint32_t)o->u.imm;
+            } else if (o->kind != IR_OPD_REG) {
+                m0 = (uint32_t)ip_opd(c, w, f, in, 0, l0);
+            } else {
+                /* the lanes' masks, read straight from the register: the
+                 * usual one mask for all costs one pass of xors */
+                rv = f->regs + (size_t)o->u.reg * IP_WARP;
+                m0 = (uint32_t)rv[l0];
+                if (exec == 0xffffffffu)
+                    d = xor_any(rv, m0);
+                else
+                    FOR_LANES(exec, l) d |= rv[l] ^ m0;
+            }
+            if (!(uint32_t)d) {
+                ip_ck_warp_sync_mask(c, w, m0);
+            } else {
+                uint32_t mask[IP_WARP];
+                FOR_LANES(exec, l) mask[l] = (uint32_t)rv[l];
+                ip_ck_warp_sync_lanes(c, w, mask, exec);
+            }
+        }
         return 0;
     case IR_OP_MEMBAR: case IR_OP_GRIDDEPCONTROL:
     case IR_OP_NANOSLEEP: case IR_OP_PMEVENT: case IR_OP_SETMAXNREG:

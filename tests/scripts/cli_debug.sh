@@ -407,14 +407,16 @@ has caller_register gdb "\$1 = 100"
 has info_frame gdb "Stack level 1 of lane 0 (warp 0), frame of calls:"
 has where_after_down gdb "* #0  twice (pc 0)"
 has finish_returns gdb "Run till exit from #0 twice
-CTA (0,0,0) warp 0 lanes 0-31 at calls.ptx:32 (pc 4)"
-has print_pc gdb "\$2 = 4"
-has print_hex_space gdb "\$3 = 0x0"
-has print_signed gdb "\$4 = -3"
-has print_logic gdb "\$5 = 1"
-has print_float gdb "\$6 = 3.5"
-has print_history gdb "\$7 = 101"
-has print_shift gdb "\$8 = 28"
+CTA (0,0,0) warp 0 lanes 0-31 at calls.ptx:32 (pc 4)
+32		ld.param.b32 	%r2, [rv0];
+Value returned is \$2 = 0"
+has print_pc gdb "\$3 = 4"
+has print_hex_space gdb "\$4 = 0x0"
+has print_signed gdb "\$5 = -3"
+has print_logic gdb "\$6 = 1"
+has print_float gdb "\$7 = 3.5"
+has print_history gdb "\$8 = 101"
+has print_shift gdb "\$9 = 28"
 has print_div_zero gdb "division by zero."
 has print_no_reg gdb "no register %nosuch in the function lane 0 runs."
 has display_shows gdb "1: %r2 = 0"
@@ -439,7 +441,7 @@ has commands_ran gdb "Breakpoint 4, CTA (0,0,0) warp 1 lanes 0-31 at calls.ptx:4
 (the condition holds in lane 0, now selected)
 2: /x %r1 = 0x20
 in-commands
-\$9 = 10"
+\$10 = 10"
 has cuda_focus gdb "kernel calls, block (0,0,0), thread (32,0,0), warp 1, lane 0"
 has cuda_thread gdb "[Switching focus to CUDA kernel calls, block (0,0,0), thread (40,0,0): warp 1 lane 8]"
 has cuda_block_thread gdb "thread (5,0,0): warp 0 lane 5]"
@@ -448,7 +450,7 @@ has info_threads gdb "* warp 1"
 has echo gdb "done-echo"
 has shell gdb "shell-ran"
 has source_file gdb "sourced-file-ran
-\$10 = 42"
+\$11 = 42"
 has list_range gdb "   40		add.s32 	%r6, %r6, 1;
    41		setp.lt.u32 	%p1, %r6, 3;"
 has list_continues gdb "   43		bar.sync 	0;"

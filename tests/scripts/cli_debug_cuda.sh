@@ -62,6 +62,7 @@ has list_cu scale "   15	    for (int k = 0; k < n; k++)
 has step_into_call scale "at lineinfo.ptx:25 (lineinfo.cu:5) (pc 0 in _Z5twicef)"
 has bt_cu scale "  #1  scale (pc 16) at lineinfo.ptx:73 (lineinfo.cu:16), in the call"
 has finish_cu scale "Run till exit from #0 _Z5twicef"
+has finish_value_as_read scale "Value returned is \$1 = 4.15604277e+12"
 has next_by_line scale "(lineinfo.cu:15) (pc 18)
 15	    for (int k = 0; k < n; k++)"
 has list_cu_range scale "   1	// lineinfo.cu"

@@ -50,11 +50,27 @@ python3 -c "import sys, xml.etree.ElementTree as E; r = E.parse(sys.argv[1]).get
 n = sum(1 for g in r.iter('{http://www.w3.org/2000/svg}g') if g.get('id') == 'smem'); sys.exit(n != 1)" "$T/dbg.svg" \
     && ok debug_svg_parses || bad debug_svg_parses "no smem group in $T/dbg.svg"
 
-# an im2col map is refused with a clear message
+# im2col maps: the pixels one load gathers, in load order, as the global rows
 im='{"name":"im","encode":"im2col","data_type":"FLOAT16","rank":4,"global_address":{"buffer":"t","offset":0},"global_dim":[64,8,8,1],"global_strides":[128,1024,8192],"pixel_box_lower_corner":[0,0],"pixel_box_upper_corner":[0,0],"channels_per_pixel":64,"pixels_per_column":8,"element_strides":[1,1,1,1],"interleave":"NONE","swizzle":"128B","l2_promotion":"NONE","oob_fill":"NONE"}'
-out=$("$PTXI" tmap --svg "$T/im.svg" --json "$im" 2>&1); rc=$?
-case "$out" in *"not supported: --svg of an im2col tensor map"*) [ $rc -ne 0 ] && ok im2col_refused || bad im2col_refused "status 0" ;;
-               *) bad im2col_refused "$out" ;; esac
+out=$("$PTXI" tmap --svg "$T/im.svg" --json "$im" 2>&1)
+case "$out" in *"wrote $T/im.svg"*) ok im2col_write ;; *) bad im2col_write "$out" ;; esac
+python3 tests/scripts/svg_check.py "$T/im.svg" 128B
+grep -q "global chunk row 1 col 0: c 0-7 of pixel w 1 h 0 n 0; lands at smem +0x90" "$T/im.svg" && ok im2col_pixel_titles \
+    || bad im2col_pixel_titles "$(grep -o '<title>global chunk row 1 col 0[^<]*' "$T/im.svg")"
+# padding (corners -1): the 4x4 image gathers 3 pixels a row, the fourth is filled
+pad='{"name":"pad","encode":"im2col","data_type":"FLOAT16","rank":4,"global_address":{"buffer":"t","offset":0},"global_dim":[32,4,4,2],"global_strides":[64,256,1024],"pixel_box_lower_corner":[-1,-1],"pixel_box_upper_corner":[-1,-1],"channels_per_pixel":32,"pixels_per_column":16,"element_strides":[1,1,1,1],"interleave":"NONE","swizzle":"64B","l2_promotion":"NONE","oob_fill":"NONE"}'
+"$PTXI" tmap --svg "$T/pad.svg" --json "$pad" > "$T/pad.out" 2>&1
+rows=$(grep -o '<title>global chunk row [0-9]* col 0:' "$T/pad.svg" | wc -l)
+fill=$(grep -c 'filled: a pixel outside the tensor' "$T/pad.svg")
+third=$(grep -o '<title>global chunk row 3 col 0:[^<]*' "$T/pad.svg")
+[ "$rows" = 9 ] && [ "$fill" = 28 ] && [ "$third" = "<title>global chunk row 3 col 0: c 0-7 of pixel w 0 h 1 n 0; lands at smem +0x120" ] \
+    && ok im2col_padding || bad im2col_padding "rows $rows (want 9), filled chunks $fill (want 28), row 3: $third"
+# im2col::w: 32 pixels along W
+wide='{"name":"wd","encode":"im2col_wide","data_type":"FLOAT16","rank":3,"global_address":{"buffer":"t","offset":0},"global_dim":[64,32,2],"global_strides":[128,4096],"pixel_box_lower_corner_width":-2,"pixel_box_upper_corner_width":2,"channels_per_pixel":64,"pixels_per_column":32,"element_strides":[1,1,1],"interleave":"NONE","mode":"W","swizzle":"128B","l2_promotion":"NONE","oob_fill":"NONE"}'
+"$PTXI" tmap --svg "$T/wd.svg" --json "$wide" > "$T/wd.out" 2>&1
+python3 tests/scripts/svg_check.py "$T/wd.svg" 128B
+grep -q "global chunk row 31 col 0: c 0-7 of pixel w 31 n 0" "$T/wd.svg" && grep -q "im2col::w 3-D" "$T/wd.svg" \
+    && ok im2col_w || bad im2col_w "$(tr '\n' '|' < "$T/wd.out")"
 
 # --dump as a heat map: SVG (a rect and a title per element) and PNG (decoded here, pixels checked)
 out=$("$PTXI" run samples/tma_tile2d.json --dump tensor:f32:32x64="$T/heat.svg" --dump tensor:f32:32x64="$T/heat.png" 2>&1)

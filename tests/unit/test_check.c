@@ -24,7 +24,19 @@
  *   - a copy that only lane 0 of the warp waited for, read by the other
  *     lanes with no __syncwarp after the wait; with bar.warp.sync the lanes
  *     that reach it first wait there for lane 0 (the scheduler converges
- *     the membermask's lanes at bar.warp.sync) and the run is clean. */
+ *     the membermask's lanes at bar.warp.sync) and the run is clean;
+ *   - bar.warp.sync with a partial membermask (check/ directly, and
+ *     kernels): it orders the lanes of its mask with each other only, a
+ *     chain of partial syncs through shared lanes orders (in the order they
+ *     happened), one instruction whose lanes give different masks (a
+ *     converged warp syncing its halves) is one sync per mask, a full sync
+ *     orders every lane; an mbarrier wait made by one lane reaches the
+ *     lanes that a partial sync joins to it;
+ *   - bulk async-groups belong to the issuing thread: after lane 0's
+ *     cp.async.bulk.wait_group(.read), another lane of its warp writing
+ *     the store's shared source, or reading its global bytes, is a race
+ *     until a __syncwarp (or a partial one with lane 0) orders it, also
+ *     when that lane executed the wait_group itself. */
 #include "tests/unit/interp_harness.h"
 #include "check/check.h"
 
@@ -125,6 +137,172 @@ static void lanes(void)
     /* another warp is still checked as before */
     CK_EXPECT("lanes: warp 1 reads warp 0's write: smem race", ck_access(s, 1, 7, 13, 0, 0x500, 4, 0, &k),
               CK_RACE_RW);
+    ck_free(s);
+}
+
+/* partial membermasks and bulk-group waits by one lane, check/ directly */
+static void partial_syncs(void)
+{
+    ck_state *s = ck_new(1, 2, 4096);
+    if (!s) {
+        printf("FAIL partial syncs: ck_new\n");
+        check_failures++;
+        return;
+    }
+    ck_conflict k;
+    /* lanes 0-15 meet, lanes 16-31 do not */
+    CK_EXPECT("partial: lane 3 writes", ck_access(s, 0, 3, 1, 0, 0x100, 4, CK_WRITE, &k), CK_OK);
+    ck_warp_sync_mask(s, 0, 0x0000ffffu);
+    CK_EXPECT("partial: lane 5, in the mask with lane 3, reads its write", ck_access(s, 0, 5, 2, 0, 0x100, 4, 0, &k),
+              CK_OK);
+    CK_EXPECT("partial: lane 20, outside the mask, reads it", ck_access(s, 0, 20, 2, 0, 0x100, 4, 0, &k), CK_LANE_RW);
+    CK_EXPECT("... naming lane 3", (int)k.other.lane, 3);
+    CK_EXPECT("partial: lane 21 writes it (lane 3's write not ordered before)",
+              ck_access(s, 0, 21, 3, 0, 0x100, 4, CK_WRITE, &k), CK_LANE_WW);
+    ck_warp_sync(s, 0);
+    CK_EXPECT("partial: after a full sync lane 22 reads it", ck_access(s, 0, 22, 2, 0, 0x100, 4, 0, &k), CK_OK);
+    CK_EXPECT("partial: lane 5 reads a word", ck_access(s, 0, 5, 2, 0, 0x180, 4, 0, &k), CK_OK);
+    ck_warp_sync_mask(s, 0, 0x0000ffffu);
+    CK_EXPECT("partial: lane 6 (in the mask) writes what lane 5 read", ck_access(s, 0, 6, 3, 0, 0x180, 4, CK_WRITE, &k),
+              CK_OK);
+    ck_warp_sync(s, 0);
+    /* sub-word: lane 0's half of a granule, then (ordered after it) lane 1's
+     * other half; lane 0 reads its own half back */
+    CK_EXPECT("sub-word: lane 0 writes bytes 0-1", ck_access(s, 0, 0, 8, 0, 0x140, 2, CK_WRITE, &k), CK_OK);
+    ck_warp_sync(s, 0);
+    CK_EXPECT("sub-word: after a full sync lane 1 writes bytes 2-3", ck_access(s, 0, 1, 8, 0, 0x142, 2, CK_WRITE, &k),
+              CK_OK);
+    CK_EXPECT("sub-word: lane 0 reads its own bytes back (not lane 1's)", ck_access(s, 0, 0, 9, 0, 0x140, 2, 0, &k),
+              CK_OK);
+    CK_EXPECT("sub-word: lane 0 writes bytes 0-1 of another word", ck_access(s, 0, 0, 8, 0, 0x148, 2, CK_WRITE, &k),
+              CK_OK);
+    ck_warp_sync_mask(s, 0, 0x00000003u);
+    CK_EXPECT("sub-word: after a sync of lanes 0-1 lane 1 writes bytes 2-3",
+              ck_access(s, 0, 1, 8, 0, 0x14a, 2, CK_WRITE, &k), CK_OK);
+    CK_EXPECT("sub-word: lane 0 reads its own bytes back", ck_access(s, 0, 0, 9, 0, 0x148, 2, 0, &k), CK_OK);
+    ck_warp_sync(s, 0);
+    CK_EXPECT("partial: lane 5 reads another word", ck_access(s, 0, 5, 2, 0, 0x1c0, 4, 0, &k), CK_OK);
+    ck_warp_sync_mask(s, 0, 0x0000ffffu);
+    CK_EXPECT("partial: lane 20 (outside the mask) writes what lane 5 read",
+              ck_access(s, 0, 20, 3, 0, 0x1c0, 4, CK_WRITE, &k), CK_LANE_WR);
+    CK_EXPECT("... naming lane 5", (int)k.other.lane, 5);
+    ck_warp_sync(s, 0);
+    /* a chain: lane 2 -> {0-3} -> lane 3 -> {3-7} -> lane 6 */
+    CK_EXPECT("chain: lane 2 writes", ck_access(s, 0, 2, 4, 0, 0x200, 4, CK_WRITE, &k), CK_OK);
+    CK_EXPECT("chain: lane 2 writes another word", ck_access(s, 0, 2, 4, 0, 0x204, 4, CK_WRITE, &k), CK_OK);
+    ck_warp_sync_mask(s, 0, 0x0000000fu);
+    ck_warp_sync_mask(s, 0, 0x000000f8u);
+    CK_EXPECT("chain: lane 6 reads, joined to lane 2 through lane 3", ck_access(s, 0, 6, 5, 0, 0x200, 4, 0, &k), CK_OK);
+    CK_EXPECT("chain: lane 9, in neither mask, reads", ck_access(s, 0, 9, 5, 0, 0x204, 4, 0, &k), CK_LANE_RW);
+    ck_warp_sync(s, 0);
+    CK_EXPECT("chain the other way: lane 2 writes", ck_access(s, 0, 2, 4, 0, 0x300, 4, CK_WRITE, &k), CK_OK);
+    ck_warp_sync_mask(s, 0, 0x000000f8u);
+    ck_warp_sync_mask(s, 0, 0x0000000fu);
+    CK_EXPECT("chain: syncs in the other order do not join lane 6 to lane 2's write",
+              ck_access(s, 0, 6, 5, 0, 0x300, 4, 0, &k), CK_LANE_RW);
+    CK_EXPECT("chain: lane 1 (second sync) reads it", ck_access(s, 0, 1, 5, 0, 0x300, 4, 0, &k), CK_OK);
+    ck_warp_sync(s, 0);
+    /* readers across partial syncs: lane 1 and lane 17 read, lane 18 writes */
+    CK_EXPECT("readers: lane 1 reads", ck_access(s, 0, 1, 6, 0, 0x400, 4, 0, &k), CK_OK);
+    ck_warp_sync_mask(s, 0, 0xffff0000u);
+    CK_EXPECT("readers: lane 17 reads", ck_access(s, 0, 17, 6, 0, 0x400, 4, 0, &k), CK_OK);
+    ck_warp_sync_mask(s, 0, 0xffff0000u);
+    CK_EXPECT("readers: lane 18 writes; lane 1's read, before the other half's syncs, is not ordered",
+              ck_access(s, 0, 18, 7, 0, 0x400, 4, CK_WRITE, &k), CK_LANE_WR);
+    CK_EXPECT("... naming lane 1", (int)k.other.lane, 1);
+    ck_warp_sync(s, 0);
+    CK_EXPECT("readers: lane 4 reads", ck_access(s, 0, 4, 6, 0, 0x480, 4, 0, &k), CK_OK);
+    ck_warp_sync_mask(s, 0, 0x00000030u);
+    CK_EXPECT("readers: lane 5 writes after a sync with lane 4", ck_access(s, 0, 5, 7, 0, 0x480, 4, CK_WRITE, &k),
+              CK_OK);
+    ck_warp_sync(s, 0);
+
+    /* an mbarrier wait by lane 0 (ck_lane_observe, then the warp-sync tick
+     * the interpreter makes after a wait) reaches lane 5 through a partial
+     * sync with lane 0, not lane 6 */
+    ck_mbar *m = ck_mbar_at(s, 0, 0x10);
+    ck_op ld = { .agent = 1, .site = 20, .id = 1, .what = "bulk copy", .cta = 0, .is_load = true,
+                 .comp = m->comp, .val = 1, .issued_val = 1, .mbar_off = 0x10 };
+    uint32_t lop = ck_op_new(s, &ld);
+    CK_EXPECT("wait: the copy lands in 0x800..0x820", ck_op_write(s, lop, 0, 0x800, 32, &k), CK_OK);
+    ck_lane_observe(s, 0, 0, m->comp, 1, 21);
+    ck_warp_sync(s, 0);
+    CK_EXPECT("wait: lane 0 reads the copy", ck_access(s, 0, 0, 22, 0, 0x800, 4, 0, &k), CK_OK);
+    CK_EXPECT("wait: lane 5 reads it, not ordered after lane 0's wait", ck_access(s, 0, 5, 22, 0, 0x804, 4, 0, &k),
+              CK_LANE_UNWAITED);
+    ck_warp_sync_mask(s, 0, 0x00000021u);
+    CK_EXPECT("wait: after a sync of lanes 0 and 5, lane 5 reads it", ck_access(s, 0, 5, 22, 0, 0x808, 4, 0, &k),
+              CK_OK);
+    CK_EXPECT("wait: lane 6 (not in that mask) reads it", ck_access(s, 0, 6, 22, 0, 0x80c, 4, 0, &k),
+              CK_LANE_UNWAITED);
+    ck_warp_sync(s, 0);
+    CK_EXPECT("wait: after a full sync lane 6 reads it", ck_access(s, 0, 6, 22, 0, 0x810, 4, 0, &k), CK_OK);
+
+    /* a bulk store issued by lane 0 of warp 0 reads 0xa00..0xa40 */
+    uint32_t bc = ck_bulk_comp(s, 0, 0);
+    ck_op st = { .agent = 0, .lane = 0, .site = 30, .id = 2, .what = "bulk store", .cta = 0, .comp = bc, .val = 1,
+                 .issued_val = 1 };
+    uint32_t sop = ck_op_new(s, &st);
+    CK_EXPECT("store: its source is marked", ck_op_read(s, sop, 0, 0xa00, 64, &k), CK_OK);
+    CK_EXPECT("store: lane 9 writes the source before any wait", ck_access(s, 0, 9, 31, 0, 0xa10, 4, CK_WRITE, &k),
+              CK_SOURCE_REUSED);
+    ck_bulk_observe(s, 0, 0, bc, 1, 32);     /* lane 0: wait_group.read 0 */
+    CK_EXPECT("store: lane 0 writes it after its wait", ck_access(s, 0, 0, 33, 0, 0xa00, 4, CK_WRITE, &k), CK_OK);
+    CK_EXPECT("store: lane 7 writes it after lane 0's wait, no warp sync",
+              ck_access(s, 0, 7, 33, 0, 0xa04, 4, CK_WRITE, &k), CK_LANE_SOURCE_REUSED);
+    CK_EXPECT("... naming lane 0", (int)k.other.lane, 0);
+    ck_bulk_observe(s, 0, 7, ck_bulk_comp(s, 0, 7), 0, 34);  /* lane 7's own wait_group: no groups */
+    CK_EXPECT("store: lane 7's own wait_group does not cover lane 0's group",
+              ck_access(s, 0, 7, 33, 0, 0xa08, 4, CK_WRITE, &k), CK_LANE_SOURCE_REUSED);
+    ck_warp_sync_mask(s, 0, 0x00000081u);
+    CK_EXPECT("store: after a sync of lanes 0 and 7, lane 7 writes it",
+              ck_access(s, 0, 7, 33, 0, 0xa0c, 4, CK_WRITE, &k), CK_OK);
+    CK_EXPECT("store: lane 8 (not in that mask) writes it", ck_access(s, 0, 8, 33, 0, 0xa14, 4, CK_WRITE, &k),
+              CK_LANE_SOURCE_REUSED);
+    ck_warp_sync(s, 0);
+    CK_EXPECT("store: after a full sync lane 8 writes it", ck_access(s, 0, 8, 33, 0, 0xa18, 4, CK_WRITE, &k), CK_OK);
+    CK_EXPECT("store: warp 1 (never ordered after the wait) writes it",
+              ck_access(s, 1, 8, 33, 0, 0xa1c, 4, CK_WRITE, &k), CK_SOURCE_REUSED);
+
+    /* two waits of lane 0 with only a partial sync between: the first
+     * still does not reach lanes outside that sync */
+    ck_op st2 = st, st3 = st;
+    st2.val = st2.issued_val = 2;
+    st3.val = st3.issued_val = 3;
+    uint32_t sop2 = ck_op_new(s, &st2), sop3 = ck_op_new(s, &st3);
+    CK_EXPECT("two waits: store 2 reads 0xb00..0xb40", ck_op_read(s, sop2, 0, 0xb00, 64, &k), CK_OK);
+    CK_EXPECT("two waits: store 3 reads 0xc00..0xc40", ck_op_read(s, sop3, 0, 0xc00, 64, &k), CK_OK);
+    ck_bulk_observe(s, 0, 0, bc, 2, 32);
+    ck_warp_sync_mask(s, 0, 0x00000003u);
+    ck_bulk_observe(s, 0, 0, bc, 3, 32);
+    CK_EXPECT("two waits: lane 1, synced with lane 0 after its first wait, writes store 2's source",
+              ck_access(s, 0, 1, 35, 0, 0xb00, 4, CK_WRITE, &k), CK_OK);
+    CK_EXPECT("two waits: lane 5 writes store 2's source", ck_access(s, 0, 5, 35, 0, 0xb04, 4, CK_WRITE, &k),
+              CK_LANE_SOURCE_REUSED);
+    CK_EXPECT("two waits: lane 5 writes store 3's source", ck_access(s, 0, 5, 35, 0, 0xc04, 4, CK_WRITE, &k),
+              CK_LANE_SOURCE_REUSED);
+    ck_warp_sync(s, 0);
+
+    /* a bulk store to global [0x10000, 0x10080) of lane 0, waited without
+     * .read: another lane reading it back */
+    uint32_t wc = ck_bulk_wcomp(s, 0, 0), gop, waiter;
+    ck_op gs = st;
+    gs.comp = wc;
+    gs.val = gs.issued_val = 1;
+    gs.cta = -1;
+    ck_greg g = { .lo = 0x10000, .hi = 0x10080, .base = 0x10000, .rank = 1, .stride = { 1 }, .b1 = { 0x80 } };
+    g.op = ck_op_new(s, &gs);
+    ck_greg_add(s, &g);
+    CK_EXPECT("global: lane 3 reads the store's bytes before any wait",
+              ck_global(s, 0, 3, 0x10010, 4, &gop, &waiter), CK_GLOBAL_STORE);
+    ck_bulk_observe(s, 0, 0, wc, 1, 36);
+    CK_EXPECT("global: lane 0 reads them after its wait", ck_global(s, 0, 0, 0x10010, 4, &gop, &waiter), CK_OK);
+    CK_EXPECT("global: lane 3 reads them after lane 0's wait, no warp sync",
+              ck_global(s, 0, 3, 0x10014, 4, &gop, &waiter), CK_LANE_GLOBAL_STORE);
+    CK_EXPECT("... naming lane 0 and the store", (int)(waiter * 1000 + (gop == g.op)), 1);
+    ck_warp_sync(s, 0);
+    CK_EXPECT("global: after a full sync lane 3 reads them", ck_global(s, 0, 3, 0x10018, 4, &gop, &waiter), CK_OK);
+    CK_EXPECT("global: and the region is gone", ck_gactive(s), false);
     ck_free(s);
 }
 
@@ -243,6 +421,130 @@ static const char *one_waits = K("k", ", .param .u32 sync", BAR "  .shared .alig
 "  add.u32 %r6, %r4, %r5;\n"
 "  ld.shared.u32 %r7, [%r6];\n"
 "  st.global.u32 [%rd3], %r7;\n"
+"  ret;\n");
+
+/* lanes 0-15 store s[lane]; with `full` 0 they meet at bar.warp.sync
+ * 0xffff, lanes 16-31 not; with `full` 1 every lane meets at bar.warp.sync
+ * -1.  Then lanes 16-31 read s[lane - 16]. */
+static const char *half_k = K("k", ", .param .u32 full", "  .shared .align 4 .b32 s[32];\n",
+"  ld.param.u32 %r9, [full];\n"
+"  setp.ne.u32 %p2, %r9, 0;\n"
+"  mov.u32 %r2, s;\n"
+"  shl.b32 %r3, %r1, 2;\n"
+"  add.u32 %r4, %r2, %r3;\n"
+"  setp.lt.u32 %p1, %r1, 16;\n"
+"  @!%p1 bra A;\n"
+"  st.shared.u32 [%r4], %r1;\n"
+"  @!%p2 bar.warp.sync 0xffff;\n"
+"A:\n"
+"  @%p2 bar.warp.sync -1;\n"
+"  @%p1 bra DONE;\n"
+"  ld.shared.u32 %r5, [%r4+-64];\n"
+"  st.global.u32 [%rd3], %r5;\n"
+"DONE:\n"
+"  ret;\n");
+
+/* lanes 0-15 store s[lane] and meet at bar.warp.sync 0xffff; then lanes
+ * 8-23 meet at bar.warp.sync 0xffff00; then lanes 16 .. 16+n-1 read
+ * s[lane - 16]: lanes 16-23 are joined to the writers through lanes 8-15,
+ * lanes 24-31 are not */
+static const char *chain_k = K("k", ", .param .u32 n", "  .shared .align 4 .b32 s[32];\n",
+"  ld.param.u32 %r9, [n];\n"
+"  mov.u32 %r2, s;\n"
+"  shl.b32 %r3, %r1, 2;\n"
+"  add.u32 %r4, %r2, %r3;\n"
+"  setp.lt.u32 %p1, %r1, 16;\n"
+"  @!%p1 bra A;\n"
+"  st.shared.u32 [%r4], %r1;\n"
+"  bar.warp.sync 0xffff;\n"
+"A:\n"
+"  setp.ge.u32 %p2, %r1, 8;\n"
+"  setp.lt.u32 %p3, %r1, 24;\n"
+"  and.pred %p4, %p2, %p3;\n"
+"  @!%p4 bra B;\n"
+"  bar.warp.sync 0xffff00;\n"
+"B:\n"
+"  add.u32 %r6, %r9, 16;\n"
+"  setp.lt.u32 %p5, %r1, %r6;\n"
+"  setp.ge.u32 %p6, %r1, 16;\n"
+"  and.pred %p7, %p5, %p6;\n"
+"  @!%p7 bra DONE;\n"
+"  ld.shared.u32 %r5, [%r4+-64];\n"
+"  st.global.u32 [%rd3], %r5;\n"
+"DONE:\n"
+"  ret;\n");
+
+/* a converged warp: every lane stores s[lane], then one bar.warp.sync whose
+ * membermask is the lane's half (0x0000ffff or 0xffff0000), then each lane
+ * reads s[lane ^ x] */
+static const char *halves_k = K("k", ", .param .u32 x", "  .shared .align 4 .b32 s[32];\n",
+"  ld.param.u32 %r9, [x];\n"
+"  mov.u32 %r2, s;\n"
+"  shl.b32 %r3, %r1, 2;\n"
+"  add.u32 %r4, %r2, %r3;\n"
+"  st.shared.u32 [%r4], %r1;\n"
+"  setp.lt.u32 %p1, %r1, 16;\n"
+"  selp.b32 %r6, 0xffff, 0xffff0000, %p1;\n"
+"  bar.warp.sync %r6;\n"
+"  xor.b32 %r7, %r1, %r9;\n"
+"  shl.b32 %r7, %r7, 2;\n"
+"  add.u32 %r8, %r2, %r7;\n"
+"  ld.shared.u32 %r5, [%r8];\n"
+"  st.global.u32 [%rd3], %r5;\n"
+"  ret;\n");
+
+/* every lane writes t[lane]; lane 0 bulk-stores t, commits and waits for
+ * the read (alone, or with `allwait` every lane executes the wait); `sync`
+ * puts a bar.warp.sync after the wait; then every lane rewrites t[lane] */
+static const char *store_lane_k = K("k", ", .param .u32 sync, .param .u32 allwait", "  .shared .align 128 .b8 t[128];\n",
+"  ld.param.u32 %r9, [sync];\n"
+"  ld.param.u32 %r10, [allwait];\n"
+"  setp.ne.u32 %p3, %r9, 0;\n"
+"  setp.ne.u32 %p2, %r10, 0;\n"
+"  mov.u32 %r2, t;\n"
+"  shl.b32 %r3, %r1, 2;\n"
+"  add.u32 %r4, %r2, %r3;\n"
+"  st.shared.u32 [%r4], %r1;\n"
+"  fence.proxy.async.shared::cta;\n"
+"  bar.warp.sync -1;\n"
+"  setp.ne.u32 %p1, %r1, 0;\n"
+"  @%p1 bra A;\n"
+"  add.s64 %rd4, %rd1, 256;\n"
+"  cp.async.bulk.global.shared::cta.bulk_group [%rd4], [%r2], 128;\n"
+"  cp.async.bulk.commit_group;\n"
+"  @!%p2 cp.async.bulk.wait_group.read 0;\n"
+"A:\n"
+"  @%p2 cp.async.bulk.wait_group.read 0;\n"
+"  @%p3 bar.warp.sync -1;\n"
+"  add.u32 %r5, %r1, 100;\n"
+"  st.shared.u32 [%r4], %r5;\n"
+"  ret;\n");
+
+/* lane 0 bulk-stores t (every lane wrote t[lane]) to out + 256 and waits
+ * for the whole store (wait_group 0); `sync` puts a bar.warp.sync after
+ * that; then lane l reads out[64 + (l ^ 1)] back into out[l] */
+static const char *readback_k = K("k", ", .param .u32 sync", "  .shared .align 128 .b8 t[128];\n",
+"  ld.param.u32 %r9, [sync];\n"
+"  setp.ne.u32 %p2, %r9, 0;\n"
+"  mov.u32 %r2, t;\n"
+"  shl.b32 %r3, %r1, 2;\n"
+"  add.u32 %r4, %r2, %r3;\n"
+"  st.shared.u32 [%r4], %r1;\n"
+"  fence.proxy.async.shared::cta;\n"
+"  bar.warp.sync -1;\n"
+"  add.s64 %rd4, %rd1, 256;\n"
+"  setp.ne.u32 %p1, %r1, 0;\n"
+"  @%p1 bra A;\n"
+"  cp.async.bulk.global.shared::cta.bulk_group [%rd4], [%r2], 128;\n"
+"  cp.async.bulk.commit_group;\n"
+"  cp.async.bulk.wait_group 0;\n"
+"A:\n"
+"  @%p2 bar.warp.sync -1;\n"
+"  xor.b32 %r6, %r3, 4;\n"
+"  cvt.u64.u32 %rd5, %r6;\n"
+"  add.s64 %rd6, %rd4, %rd5;\n"
+"  ld.global.u32 %r5, [%rd6];\n"
+"  st.global.u32 [%rd3], %r5;\n"
 "  ret;\n");
 
 /* warp 1 reads what warp 0 wrote; `sync` puts a bar.sync between them;
@@ -555,6 +857,7 @@ int main(void)
     th_free(&r);
     wgmma_window();
     lanes();
+    partial_syncs();
 
     uint64_t lm[2] = { 0, 0 };
     for (int p = 0; p < 3; p++) {
@@ -612,5 +915,87 @@ int main(void)
         CHECK_OK(n, &r);
         th_free(&r);
     }
+
+    /* partial membermasks, in kernels, under each policy */
+    for (int p = 0; p < 3; p++) {
+        uint64_t v = 0;
+        th_run_k(&r, half_k, "k", 1, 32, 1, 0, 1, pols[p], &v, 1);
+        snprintf(n, sizeof n, "lanes 16-31 read what lanes 0-15 wrote before __syncwarp(0xffff) (%s)", pn[p]);
+        CHECK_MSG(n, &r, INTERP_FAULT, "data race [intra-warp-race]: ld.shared.u32 reads shared 0x400 of CTA rank "
+                  "0, which lane 0 of the same warp wrote");
+        CHECK_MSG("... naming the store", &r, INTERP_FAULT, "other side: CTA (0,0,0) warp 0 lane 0 at test.ptx:22: "
+                  "st.shared.u32 [%r4], %r1; wrote it");
+        th_free(&r);
+        v = 1;
+        th_run_k(&r, half_k, "k", 1, 32, 1, 0, 1, pols[p], &v, 1);
+        snprintf(n, sizeof n, "... with a full __syncwarp: clean (%s)", pn[p]);
+        CHECK_OK(n, &r);
+        snprintf(n, sizeof n, "... lane 31 read lane 15's value (%s)", pn[p]);
+        CHECK_EQ_U64(n, th_u32(&r, 31), 15);
+        th_free(&r);
+        v = 8;
+        th_run_k(&r, chain_k, "k", 1, 32, 1, 0, 1, pols[p], &v, 1);
+        snprintf(n, sizeof n, "lanes 16-23, joined to the writers by a second partial sync through lanes 8-15, "
+                 "read: clean (%s)", pn[p]);
+        CHECK_OK(n, &r);
+        th_free(&r);
+        v = 16;
+        th_run_k(&r, chain_k, "k", 1, 32, 1, 0, 1, pols[p], &v, 1);
+        snprintf(n, sizeof n, "... lanes 24-31, in neither mask, read: a race (%s)", pn[p]);
+        CHECK_MSG(n, &r, INTERP_FAULT, "data race [intra-warp-race]: ld.shared.u32 reads shared 0x420 of CTA rank "
+                  "0, which lane 8 of the same warp wrote");
+        th_free(&r);
+        v = 1;
+        th_run_k(&r, halves_k, "k", 1, 32, 1, 0, 1, pols[p], &v, 1);
+        snprintf(n, sizeof n, "one bar.warp.sync, each half its own mask, lanes read within their half: clean (%s)",
+                 pn[p]);
+        CHECK_OK(n, &r);
+        snprintf(n, sizeof n, "... lane 16 read lane 17's value (%s)", pn[p]);
+        CHECK_EQ_U64(n, th_u32(&r, 16), 17);
+        th_free(&r);
+        v = 16;
+        th_run_k(&r, halves_k, "k", 1, 32, 1, 0, 1, pols[p], &v, 1);
+        snprintf(n, sizeof n, "... lanes read across the halves: a race (%s)", pn[p]);
+        CHECK_MSG(n, &r, INTERP_FAULT, "data race [intra-warp-race]: ld.shared.u32 reads shared 0x440 of CTA rank "
+                  "0, which lane 16 of the same warp wrote");
+        th_free(&r);
+    }
+
+    /* a bulk store's group belongs to lane 0: the other lanes, under each policy */
+    for (int p = 0; p < 3; p++) {
+        for (uint64_t allw = 0; allw < 2; allw++) {
+            uint64_t sa[2] = { 0, allw };
+            th_run_k(&r, store_lane_k, "k", 1, 32, 1, 0, 1, pols[p], sa, 2);
+            snprintf(n, sizeof n, "lane 1 rewrites a bulk store's source after lane 0's wait_group.read%s, no "
+                     "__syncwarp (%s)", allw ? " (executed by every lane)" : "", pn[p]);
+            CHECK_MSG(n, &r, INTERP_FAULT, "data race [store-source-reused]: st.shared.u32 writes 4 byte(s) at "
+                      "shared 0x404 of CTA rank 0 that an asynchronous store reads");
+            th_free(&r);
+            sa[0] = 1;
+            th_run_k(&r, store_lane_k, "k", 1, 32, 1, 0, 1, pols[p], sa, 2);
+            snprintf(n, sizeof n, "... with a __syncwarp after the wait: clean (%s%s)", pn[p], allw ? ", every lane waits" : "");
+            CHECK_OK(n, &r);
+            th_free(&r);
+        }
+        uint64_t sy = 0;
+        th_run_k(&r, readback_k, "k", 1, 32, 1, 0, 1, pols[p], &sy, 1);
+        snprintf(n, sizeof n, "lane 1 reads back global bytes of lane 0's bulk store after lane 0's wait_group, no "
+                 "__syncwarp (%s)", pn[p]);
+        CHECK_MSG(n, &r, INTERP_FAULT, "data race [global-store-race]: ld.global.u32 reads global ");
+        th_free(&r);
+        sy = 1;
+        th_run_k(&r, readback_k, "k", 1, 32, 1, 0, 1, pols[p], &sy, 1);
+        snprintf(n, sizeof n, "... with a __syncwarp after the wait: clean (%s)", pn[p]);
+        CHECK_OK(n, &r);
+        snprintf(n, sizeof n, "... lane 1 read lane 0's word (%s)", pn[p]);
+        CHECK_EQ_U64(n, th_u32(&r, 1), 0);
+        th_free(&r);
+    }
+    th_run_k(&r, store_lane_k, "k", 1, 32, 1, 0, 1, INTERP_COMPLETE_EAGER, (const uint64_t[2]){ 0, 0 }, 2);
+    CHECK_MSG("the lane report names lane 0 and its wait (eager)", &r, INTERP_FAULT,
+              "lane 0 of this warp, its issuing thread, passed the cp.async.bulk.wait_group.read covering it (bulk "
+              "group 0), this lane did not");
+    CHECK_MSG("... at its line", &r, INTERP_FAULT, "the wait: test.ptx:30: @!%p2 cp.async.bulk.wait_group.read 0;");
+    th_free(&r);
     CHECK_DONE();
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""gen.py — writes zoo.jsonl, zoo2.jsonl and zoo3.jsonl, one ptxi-launch/1 case per entry of
-zoo.ptx / zoo2.ptx / zoo3.ptx (every kernel and its _ok twin), all with the same buffers and
-tensor maps.  Run it after rebuilding zoo.ptx."""
+"""gen.py — writes zoo.jsonl, zoo2.jsonl, zoo3.jsonl and zoo_warp.jsonl, one ptxi-launch/1 case
+per entry of zoo.ptx / zoo2.ptx / zoo3.ptx / zoo_warp.ptx (every kernel and its _ok twin), all
+with the same buffers and tensor maps.  Run it after rebuilding zoo.ptx."""
 import json, re
 
 def tmap(name, buf):
@@ -10,7 +10,7 @@ def tmap(name, buf):
             "global_strides": [256], "box_dim": [16, 8], "element_strides": [1, 1],
             "interleave": "NONE", "swizzle": "NONE", "l2_promotion": "NONE", "oob_fill": "NONE"}
 
-for z in ("zoo", "zoo3"):
+for z in ("zoo", "zoo3", "zoo_warp"):
     ptx = open(z + ".ptx").read()
     names = re.findall(r"^\.visible \.entry (\w+)\(", ptx, re.M)
     with open(z + ".jsonl", "w") as f:
