@@ -9,9 +9,9 @@
  *     type with no rounding modifier and no .sat — or, on f32, the quotient
  *     of div.full or div.approx (an FMUL by MUFU.RCP's reciprocal).
  *     `.rn` (any rounding modifier) on either forbids it; .sat on the add
- *     stays (FFMA.SAT).
- *   - The product may reach the add through mov (copies vanish) and neg
- *     (a sign on the FFMA's operand).
+ *     stays (FFMA.SAT, the divisions' too).
+ *   - The product may reach the add through mov (copies vanish, also
+ *     through a .b32 register) and neg (a sign on the FFMA's operand).
  *   - Every use of the product must be such an add: then each of them is
  *     fused (ptxas repeats the multiply in each FFMA); one other use (a
  *     store, a setp, ex2, abs, the same add reading it twice, an add whose
@@ -22,7 +22,9 @@
  *     block, or blocks that follow each other where the first has no other
  *     successor and the second no other predecessor (`bra.uni` to the next
  *     label, a label nothing branches to).  A product used after a
- *     conditional branch is never fused.
+ *     conditional branch is never fused.  (ptxas also joins a block that
+ *     only a `bra.uni` from farther away reaches, pattern bra_far; ptxi
+ *     joins adjacent blocks only.)
  *   - When both operands of an add qualify, ptxas fuses the first one and
  *     keeps the other product, rounded, as the addend (patterns chain2*:
  *     whichever mul comes first in the code).
@@ -77,9 +79,11 @@ static int passes(const ir_function *fn, const ir_instr *in, int t)
         return 0;
     if (in->op == IR_OP_NEG)
         return in->types[0] == t ? 2 : 0;
+    /* any register type of the width: mov.b32 through a .b32 register too */
     if (in->op == IR_OP_MOV && in->nmods == 0 && ir_types[in->types[0]].bits == ir_types[t].bits &&
         in->opd[0].u.reg < fn->nregs && in->opd[1].u.reg < fn->nregs &&
-        fn->regs[in->opd[0].u.reg].type == fn->regs[in->opd[1].u.reg].type)
+        ir_types[fn->regs[in->opd[0].u.reg].type].bits == ir_types[t].bits &&
+        ir_types[fn->regs[in->opd[1].u.reg].type].bits == ir_types[t].bits)
         return 1;
     return 0;
 }
@@ -192,7 +196,7 @@ static bool candidate(scan *s, uint32_t ai, int k, ctr_pair *p)
         return false;
     const ir_instr *m = &s->fn->instrs[mi];
     uint32_t flags = product_form(m);
-    if (!flags || m->types[0] != t || ((flags & (CTR_DIV_FULL | CTR_DIV_APPROX)) && ir_has(add, IR_M_SAT)))
+    if (!flags || m->types[0] != t)
         return false;
     if (!fuses_everywhere(s, mi, mi, t, ir_has(m, IR_M_FTZ), 0) || !sources_kept(s->fn, m, mi, ai))
         return false;

@@ -1011,8 +1011,11 @@ static bool exec_sfu32(X *x, uint32_t exec)
     case IR_OP_TANH: f1 = sfu_tanh_ftz; break;
     case IR_OP_DIV:
         f2 = approx ? sfu_div_approx : ir_has(in, IR_M_FULL) ? sfu_div_full : NULL;
-        if (f2 && in->opd[2].kind == IR_OPD_FIMM)   /* ptxas: an FMUL by 1/b */
-            f2 = sfu_div_imm;
+        if (f2 && in->opd[2].kind == IR_OPD_FIMM) {   /* ptxas: FMULs by constants */
+            FOR_LANES(exec, l)
+                wr(x, 0, l, sfu_div_imm((uint32_t)rd(x, 1, l, IR_T_F32), (uint32_t)rd(x, 2, l, IR_T_F32), ftz, approx));
+            return true;
+        }
         break;
     default: break;
     }
@@ -1043,15 +1046,19 @@ static int exec_fused(X *x, uint32_t exec)
         uint64_t a = rd(x, 1, l, t) ^ sa, b = rd(x, 2, l, t), c = rd(x, 3, l, t) ^ sc, r;
         switch (t) {
         case IR_T_F32:
-            if ((in->aux & (CTR_DIV_FULL | CTR_DIV_APPROX)) && in->opd[2].kind == IR_OPD_FIMM)
-                r = sfu_div_imm_fma((uint32_t)a, (uint32_t)b, (uint32_t)c, ftz);
-            else if (in->aux & CTR_DIV_FULL)
-                r = sfu_div_full_fma((uint32_t)a, (uint32_t)b, (uint32_t)c, ftz);
-            else if (in->aux & CTR_DIV_APPROX)
-                r = sfu_div_approx_fma((uint32_t)a, (uint32_t)b, (uint32_t)c, ftz);
-            else
+            if (!(in->aux & (CTR_DIV_FULL | CTR_DIV_APPROX))) {
                 r = f32_out((float)fop(IR_OP_FMA, fval(a, t, ftz), fval(b, t, ftz), fval(c, t, ftz), false,
                                        FE_TONEAREST), ftz, sat);
+                break;
+            }
+            if (in->opd[2].kind == IR_OPD_FIMM)
+                r = sfu_div_imm_fma((uint32_t)a, (uint32_t)b, (uint32_t)c, ftz, (in->aux & CTR_DIV_APPROX) != 0);
+            else if (in->aux & CTR_DIV_FULL)
+                r = sfu_div_full_fma((uint32_t)a, (uint32_t)b, (uint32_t)c, ftz);
+            else
+                r = sfu_div_approx_fma((uint32_t)a, (uint32_t)b, (uint32_t)c, ftz);
+            if (sat)   /* FFMA.SAT */
+                r = f32_out(u2f((uint32_t)r), ftz, true);
             break;
         case IR_T_F64:
             if (!f64_nan_operand(IR_OP_FMA, 4, a, b, c, &r)) {

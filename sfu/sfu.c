@@ -246,24 +246,44 @@ uint32_t sfu_div_full_fma(uint32_t ua, uint32_t ub, uint32_t uc, bool ftz)
     return out32(fmaf(u2f(core(C_RCP, f2u(b))), a, c), false);
 }
 
-/* div.full / div.approx (.ftz).f32 by an immediate: ptxas computes the
- * reciprocal itself, correctly rounded, and emits one FMUL (.FTZ) by it;
- * no MUFU.RCP, no scaling (H100: div_full_imm, tests/hw/contract).  With
- * the add after it fused: one FFMA. */
-uint32_t sfu_div_imm(uint32_t ua, uint32_t ub, bool ftz)
+/* div.full / div.approx (.ftz).f32 by an immediate b: ptxas builds the
+ * same sequence as for a register but computes the reciprocal of the
+ * (scaled) divisor itself, correctly rounded, and emits FMULs by
+ * constants: div.full scales a and b by 1/4 when |b| > 2^126 and (without
+ * .ftz) by 2^24 when b is subnormal; div.approx scales by 2^24 when b is
+ * subnormal (without .ftz) and, like MUFU.RCP, writes a reciprocal below
+ * 2^-126 as zero.  With the add after it fused: one FFMA.  (H100: the
+ * divi_* patterns of tests/hw/contract, 18 divisors, each form.) */
+static void div_imm_prep(uint32_t ua, uint32_t ub, bool ftz, bool approx, float *a, float *k)
 {
-    float k = 1.0f / u2f(ub);
-    if (ftz)
-        return out32(f32mul_ftz(u2f(ua), k), true);
-    return out32(u2f(ua) * k, false);
+    float x = u2f(ua), b = u2f(ub);
+    if (!approx && huge(ub)) {
+        x = ftz ? f32mul_ftz(x, 0.25f) : f32mul(x, 0.25f);
+        b = f32mul(b, 0.25f);
+    }
+    if (!ftz && tiny(f2u(b))) {
+        x = f32mul(x, 0x1p24f);
+        b = f32mul(b, 0x1p24f);
+    }
+    float r = 1.0f / b;
+    *a = x;
+    *k = approx && !ftz ? u2f(flush32(f2u(r))) : r;
 }
 
-uint32_t sfu_div_imm_fma(uint32_t ua, uint32_t ub, uint32_t uc, bool ftz)
+uint32_t sfu_div_imm(uint32_t ua, uint32_t ub, bool ftz, bool approx)
 {
-    float k = 1.0f / u2f(ub);
+    float a, k;
+    div_imm_prep(ua, ub, ftz, approx, &a, &k);
+    return ftz ? out32(f32mul_ftz(a, k), true) : out32(a * k, false);
+}
+
+uint32_t sfu_div_imm_fma(uint32_t ua, uint32_t ub, uint32_t uc, bool ftz, bool approx)
+{
+    float a, k;
+    div_imm_prep(ua, ub, ftz, approx, &a, &k);
     if (ftz)
-        return out32(fmaf(u2f(flush32(ua)), u2f(flush32(f2u(k))), u2f(flush32(uc))), true);
-    return out32(fmaf(u2f(ua), k, u2f(uc)), false);
+        return out32(fmaf(u2f(flush32(f2u(a))), u2f(flush32(f2u(k))), u2f(flush32(uc))), true);
+    return out32(fmaf(a, k, u2f(uc)), false);
 }
 
 /* div.approx(.ftz).f32 fused with the add after it (contract/): the same

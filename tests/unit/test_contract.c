@@ -56,6 +56,8 @@ static const rule_case cases[] = {
     {"neg_stored", "mul.f32 %f10, %f1, %f2; neg.f32 %f12, %f10; add.f32 %f11, %f12, %f3; "
                    "st.global.f32 [%rd1], %f12;", ""},
     {"through_mov", "mul.f32 %f10, %f1, %f2; mov.f32 %f12, %f10; add.f32 %f11, %f12, %f3;", "%f11/1<%f10"},
+    {"through_b32_mov", "mul.f32 %f10, %f1, %f2; mov.b32 %r3, %f10; mov.b32 %f12, %r3; add.f32 %f11, %f12, %f3;",
+     "%f11/1<%f10"},
     {"mov_stored", "mul.f32 %f10, %f1, %f2; mov.f32 %f12, %f10; add.f32 %f11, %f12, %f3; "
                    "st.global.f32 [%rd1], %f12;", ""},
     {"through_abs", "mul.f32 %f10, %f1, %f2; abs.f32 %f12, %f10; add.f32 %f11, %f12, %f3;", ""},
@@ -113,7 +115,7 @@ static const rule_case cases[] = {
     {"div_full_ftz_add", "div.full.ftz.f32 %f10, %f1, %f2; add.f32 %f11, %f10, %f3;", ""},
     {"div_approx", "div.approx.f32 %f10, %f1, %f2; add.f32 %f11, %f10, %f3;", "%f11/11<%f10"},
     {"div_approx_ftz", "div.approx.ftz.f32 %f10, %f1, %f2; add.ftz.f32 %f11, %f10, %f3;", "%f11/11<%f10"},
-    {"div_full_sat", "div.full.f32 %f10, %f1, %f2; add.sat.f32 %f11, %f10, %f3;", ""},
+    {"div_full_sat", "div.full.f32 %f10, %f1, %f2; add.sat.f32 %f11, %f10, %f3;", "%f11/9<%f10"},
     {"div_rn", "div.rn.f32 %f10, %f1, %f2; add.f32 %f11, %f10, %f3;", ""},
 };
 

@@ -9,11 +9,19 @@ ptxi does not reproduce, named with -k NAME (a reason each in the README),
 instead.  Each description gives the SASS count of
 adds that contraction removed.
 
-usage: gen_cases.py GPU_OUT_DIR PATTERNS.ptx PTX_NAME DEST_DIR [-k def:NAME|nofmad:NAME]...
+usage: gen_cases.py GPU_OUT_DIR PATTERNS.ptx PTX_NAME DEST_DIR [-p NAME_PREFIX] [-k def:NAME|nofmad:NAME]...
+(the committed files: set 1 from the first round, then set 2 with -p s2_:
+  gen_cases.py R1 patterns.ptx patterns.ptx tests/hw/contract -k def:mul_loop_inv -k def:src_redef
+  gen_cases.py R2 patterns2.ptx patterns2.ptx tests/hw/contract -p s2_ -k def:bra_far)
 """
 import hashlib, json, os, re, sys
 
 args = sys.argv[1:]
+prefix = ""
+if "-p" in args:
+    i = args.index("-p")
+    prefix = args[i + 1]
+    del args[i:i + 2]
 known = set()
 while "-k" in args:
     i = args.index("-k")
@@ -37,7 +45,7 @@ for var, main in (("def", "contract.jsonl"), ("nofmad", "literal.jsonl")):
         fname = main
         data = open(os.path.join(out, "vals", var, n + ".bin"), "rb").read()
         case = {
-            "format": "ptxi-launch/1", "name": n[2:],
+            "format": "ptxi-launch/1", "name": prefix + n[2:],
             "description": "%s: H100, ptxas %s; contraction removed %d add%s" % (
                 n, "defaults" if var == "def" else "--fmad=false", removed[n], "" if removed[n] == 1 else "s"),
             "ptx": ptxname, "kernel": n, "grid": [4, 1, 1], "block": [256, 1, 1],
