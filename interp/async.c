@@ -10,7 +10,10 @@
  *   eager     at issue;
  *   deferred  when no warp can run other than pollers and waiters
  *             (sched.c), oldest first;
- *   random    at random scheduler steps, in random order.
+ *   random    at random scheduler steps, in random order; a load into
+ *             shared memory half the time in pieces of whole 32-byte
+ *             sectors (or 16-byte chunks), in one of the orders an H100
+ *             showed (tma/land.c, tests/hw/tma_order).
  * Landing performs the copy (tma_execute for tensor ops, a byte copy or
  * element-wise reduction for bulk ops) and then:
  *   - loads into shared memory complete_tx their byte count on the
@@ -613,7 +616,7 @@ static void bulk_reduce(uint8_t *dst, const uint8_t *src, uint32_t n, int op, in
     }
 }
 
-/* Land the next k chunks of a pieced tensor load (o->piece) in every
+/* Land the next k chunks of a load landing in pieces (o->piece) in every
  * destination CTA and complete their bytes on its mbarrier. */
 static int land_chunks(interp_ctx *c, const ip_op *o, uint32_t k)
 {
@@ -624,11 +627,20 @@ static int land_chunks(interp_ctx *c, const ip_op *o, uint32_t k)
         uint8_t *smem = c->cl.ctas[r].smem;
         for (uint32_t j = p->done; j < p->done + k; j++)
             memcpy(smem + p->off[j], p->data + 16 * (size_t)j, 16);
-        if (complete(c, o, r, signal_cta(o, r), 16 * k))
+        if (complete(c, o, r, o->kind == IP_OP_TENSOR ? signal_cta(o, r) : r, 16 * k))
             return c->res.status;
     }
     p->done += k;
     return 0;
+}
+
+/* A TMA store's or reduction's row of global bytes (tma_request.on_write):
+ * the grid-wide write check's record (gridck.c) */
+struct gw_arg { interp_ctx *c; const ip_op *o; };
+static void gw_row(void *arg, uint64_t a, const uint8_t *bytes, uint32_t n)
+{
+    const struct gw_arg *g = arg;
+    ip_gw_op_write(g->c, g->o, g->o->req.kind == TMA_REDUCE ? CG_RED : CG_ASYNC, g->o->req.redop, a, n, bytes);
 }
 
 static int land(interp_ctx *c, ip_op *o)
@@ -667,12 +679,26 @@ static int land(interp_ctx *c, ip_op *o)
         o->req.smem = t->smem;
         o->req.smem_size = t->smem_size;
         o->req.smem_off = o->smem_off;
+        struct gw_arg ga = { c, o };
+        if (c->gw) {
+            ip_gw_begin(c);
+            o->req.on_write = gw_row;
+            o->req.on_write_arg = &ga;
+        }
         int rc = tma_execute(&o->req, g, NULL, why, sizeof why);
+        o->req.on_write = NULL;
+        o->req.on_write_arg = NULL;
         if (rc)
             return op_fault(c, o, "TMA store/reduction faulted when it landed: %s", why);
         return 0;
     }
     case IP_OP_BULK_G2S: {
+        if (o->piece) {
+            struct ip_piece *p = &c->pieces[o->piece - 1];
+            int rc = land_chunks(c, o, p->n - p->done);
+            p->used = false;
+            return rc;
+        }
         const uint8_t *src = mem_global_host(g, o->gaddr, o->bytes);
         if (!src)
             return op_fault(c, o, "%s", "bulk copy source left global memory");
@@ -694,6 +720,10 @@ static int land(interp_ctx *c, ip_op *o)
             return op_fault(c, o, "%s", "bulk copy destination left global memory");
         memcpy(dst, c->cl.ctas[o->src_cta].smem + o->src_off, o->bytes);
         ip_note_write(c, o->gaddr, o->bytes);
+        if (c->gw) {
+            ip_gw_begin(c);
+            ip_gw_op_write(c, o, CG_ASYNC, 0, o->gaddr, o->bytes, c->cl.ctas[o->src_cta].smem + o->src_off);
+        }
         return 0;
     }
     case IP_OP_BULK_RED: {
@@ -704,6 +734,10 @@ static int land(interp_ctx *c, ip_op *o)
                 return op_fault(c, o, "%s", "bulk reduction destination left global memory");
             bulk_reduce(dst, src, o->bytes, o->redop, o->rtype, true);
             ip_note_write(c, o->gaddr, o->bytes);
+            if (c->gw) {
+                ip_gw_begin(c);
+                ip_gw_op_write(c, o, CG_RED, redop_of(o->redop), o->gaddr, o->bytes, NULL);
+            }
             return 0;
         }
         bulk_reduce(c->cl.ctas[o->dst_cta].smem + o->smem_off, src, o->bytes, o->redop, o->rtype, false);
@@ -724,11 +758,63 @@ static uint64_t rng_next(interp_ctx *c)
     return x;
 }
 
+/* A free slot of c->pieces with room for n chunks, or -1. */
+static int piece_slot(interp_ctx *c, uint32_t n)
+{
+    int s = 0;
+    while (s < c->npieces && c->pieces[s].used)
+        s++;
+    if (s == c->npieces) {
+        struct ip_piece *np = realloc(c->pieces, (size_t)(c->npieces + 1) * sizeof *np);
+        if (!np)
+            return -1;
+        c->pieces = np;
+        memset(&np[c->npieces++], 0, sizeof *np);
+    }
+    struct ip_piece *p = &c->pieces[s];
+    if (p->cap < n) {
+        uint32_t *off = realloc(p->off, (size_t)n * sizeof *off);
+        if (!off)
+            return -1;
+        p->off = off;
+        uint32_t *uend = realloc(p->uend, (size_t)n * sizeof *uend);
+        if (!uend)
+            return -1;
+        p->uend = uend;
+        uint8_t *data = realloc(p->data, (size_t)n * 16);
+        if (!data)
+            return -1;
+        p->data = data;
+        p->cap = n;
+    }
+    return s;
+}
+
+/* Put the n chunks at offsets eng[] (the engine's order; their bytes at
+ * src + (offset - base)) in slot s in one of the landing orders the H100
+ * showed (tma_land_order, drawn from the policy's generator). */
+static bool piece_fill(interp_ctx *c, ip_op *o, int s, const uint32_t *eng, uint32_t n, uint32_t per_row,
+                       int lead, const uint8_t *src, uint32_t base)
+{
+    struct ip_piece *p = &c->pieces[s];
+    uint64_t *key = malloc((size_t)n * sizeof *key);
+    if (!key)
+        return false;
+    p->nu = tma_land_order(eng, n, per_row, lead, rng_next(c), p->off, p->uend, key, NULL);
+    free(key);
+    for (uint32_t k = 0; k < n; k++)
+        memcpy(p->data + 16 * (size_t)k, src + (p->off[k] - base), 16);
+    p->used = true;
+    p->n = n;
+    p->done = p->udone = 0;
+    o->piece = s + 1;
+    return true;
+}
+
 /* A tensor load's first piece: run the whole load into a scratch window
- * (its bytes as they will land), note its chunks in the engine's order
- * (tma_load_chunks) in a free slot of c->pieces.  Returns false (land it
- * whole) when it has fewer than two chunks, faults (landing whole reports
- * that) or memory runs out. */
+ * (its bytes as they will land) and order its chunks (piece_fill) in a free
+ * slot of c->pieces.  Returns false (land it whole) when it has fewer than
+ * two chunks, faults (landing whole reports that) or memory runs out. */
 static bool piece_start(interp_ctx *c, ip_op *o)
 {
     int r0 = __builtin_ctz(o->mcast ? o->mcast : 1u);
@@ -739,8 +825,11 @@ static bool piece_start(interp_ctx *c, ip_op *o)
     req.map = &o->map;
     req.smem_size = t->smem_size;
     req.smem_off = o->smem_off;
-    uint32_t n = tma_load_chunks(&req, NULL, 0);
+    uint32_t n = tma_load_chunks(&req, NULL, 0), per_row = 0;
     if (n < 2)
+        return false;
+    int lead = tma_load_sectors(&req, &per_row);
+    if (lead < -1)
         return false;
     if (c->scratch_size < t->smem_size) {
         uint8_t *sc = realloc(c->scratch, t->smem_size);
@@ -749,91 +838,72 @@ static bool piece_start(interp_ctx *c, ip_op *o)
         c->scratch = sc;
         c->scratch_size = t->smem_size;
     }
-    int s = 0;
-    while (s < c->npieces && c->pieces[s].used)
-        s++;
-    if (s == c->npieces) {
-        struct ip_piece *np = realloc(c->pieces, (size_t)(c->npieces + 1) * sizeof *np);
-        if (!np)
-            return false;
-        c->pieces = np;
-        memset(&np[c->npieces++], 0, sizeof *np);
-    }
-    struct ip_piece *p = &c->pieces[s];
-    if (p->cap < n) {
-        uint32_t *off = realloc(p->off, (size_t)n * sizeof *off);
-        if (!off)
-            return false;
-        p->off = off;
-        uint8_t *data = realloc(p->data, (size_t)n * 16);
-        if (!data)
-            return false;
-        p->data = data;
-        p->cap = n;
-    }
-    tma_load_chunks(&req, p->off, n);
+    int s = piece_slot(c, n);
+    uint32_t *eng = s < 0 ? NULL : malloc((size_t)n * sizeof *eng);
+    if (!eng)
+        return false;
+    tma_load_chunks(&req, eng, n);
     req.smem = c->scratch;
     uint32_t tx = 0;
     char why[512];
-    if (tma_execute(&req, c->plan->launch.gmem, &tx, why, sizeof why) || tx != 16 * n)
+    bool ok = !tma_execute(&req, c->plan->launch.gmem, &tx, why, sizeof why) && tx == 16 * n &&
+              piece_fill(c, o, s, eng, n, per_row, lead, c->scratch, 0);
+    free(eng);
+    return ok;
+}
+
+/* A bulk copy's first piece: its source bytes as they will land, its
+ * chunks in address order.  The two chunks of a 32-byte global sector
+ * land together when source and destination start on 32-byte boundaries
+ * (H100: always, tests/hw/tma_order); otherwise each chunk is a unit of its
+ * own (with the source 16 bytes into a sector the H100 split sectors at
+ * global and at shared 32-byte boundaries). */
+static bool bulk_piece_start(interp_ctx *c, ip_op *o)
+{
+    uint32_t n = o->bytes / 16;
+    const uint8_t *src = mem_global_host(c->plan->launch.gmem, o->gaddr, o->bytes);
+    if (n < 2 || !src)
+        return false;
+    int s = piece_slot(c, n);
+    uint32_t *eng = s < 0 ? NULL : malloc((size_t)n * sizeof *eng);
+    if (!eng)
         return false;
     for (uint32_t k = 0; k < n; k++)
-        memcpy(p->data + 16 * (size_t)k, c->scratch + p->off[k], 16);
-    p->used = true;
-    p->n = n;
-    p->done = 0;
-    o->piece = s + 1;
-    return true;
+        eng[k] = o->smem_off + 16 * k;
+    int lead = o->gaddr % 32 || o->smem_off % 32 ? -1 : 0;
+    bool ok = piece_fill(c, o, s, eng, n, n, lead, src, o->smem_off);
+    free(eng);
+    return ok;
 }
 
-/* The random policy lands a tensor load into shared memory in pieces, as
- * the GPU may: the next few of its 16-byte chunks, in the engine's order
- * (box row after box row, tma_load_chunks), land in every destination CTA
- * and complete their bytes on the mbarrier(s); the rest stays in flight.
- * Half the time a load (or what is left of it) lands whole. */
-static int land_tensor_piece(interp_ctx *c, int i)
-{
-    ip_op *o = &c->ops[i];
-    uint64_t x = rng_next(c);
-    if (!(x & 1))
-        return 0;
-    if (!o->piece && !piece_start(c, o))
-        return 0;
-    struct ip_piece *p = &c->pieces[o->piece - 1];
-    uint32_t left = p->n - p->done;
-    if (left < 2)
-        return 0;
-    uint32_t k = 1 + (uint32_t)(x >> 1) % (left - 1);
-    c->effects++;
-    return land_chunks(c, o, k) ? -1 : 1;
-}
-
-/* The random policy lands a bulk copy into shared memory in pieces, as
- * the GPU may: a prefix of its 16-byte chunks (in address order) lands and
- * completes its bytes on the mbarrier(s), the rest stays in flight.
- * Returns 1 when it landed a piece (the op stays), 0 when the whole op
- * should land, -1 on a fault. */
+/* The random policy lands a load into shared memory in pieces, as the GPU
+ * may: the next few units of its landing order (piece_fill) land in every
+ * destination CTA and complete their bytes on the mbarrier(s); the rest
+ * stays in flight.  Half the time a load (or what is left of it) lands
+ * whole.  Returns 1 when it landed a piece (the op stays), 0 when the
+ * whole op should land, -1 on a fault. */
 static int land_piece(interp_ctx *c, int i)
 {
     ip_op *o = &c->ops[i];
     if (c->plan->launch.policy != INTERP_COMPLETE_RANDOM)
         return 0;
-    if (o->kind == IP_OP_TENSOR && o->req.kind == TMA_LOAD)
-        return land_tensor_piece(c, i);
-    if (o->kind != IP_OP_BULK_G2S || o->bytes <= 16)
+    bool tensor = o->kind == IP_OP_TENSOR && o->req.kind == TMA_LOAD;
+    if (!tensor && !(o->kind == IP_OP_BULK_G2S && o->bytes > 16))
         return 0;
     uint64_t x = rng_next(c);
-    uint32_t chunks = o->bytes / 16;
     if (!(x & 1))
-        return 0;                    /* half the time the copy lands whole */
-    uint32_t k = 1 + (uint32_t)(x >> 1) % (chunks - 1), n = k * 16;
-    ip_op piece = *o;
-    piece.bytes = n;
-    o->gaddr += n;
-    o->smem_off += n;
-    o->bytes -= n;
+        return 0;
+    if (!o->piece && !(tensor ? piece_start(c, o) : bulk_piece_start(c, o)))
+        return 0;
+    struct ip_piece *p = &c->pieces[o->piece - 1];
+    uint32_t left = p->nu - p->udone;
+    if (left < 2)
+        return 0;
+    uint32_t m = 1 + (uint32_t)(x >> 1) % (left - 1);
+    uint32_t k = p->uend[p->udone + m - 1] - p->done;
+    p->udone += m;
     c->effects++;
-    return land(c, &piece) ? -1 : 1;
+    return land_chunks(c, o, k) ? -1 : 1;
 }
 
 int ip_async_land(interp_ctx *c, int i)
@@ -864,6 +934,7 @@ void ip_async_ctx_free(interp_ctx *c)
     for (int s = 0; s < c->npieces; s++) {
         free(c->pieces[s].off);
         free(c->pieces[s].data);
+        free(c->pieces[s].uend);
     }
     free(c->pieces);
     c->pieces = NULL;

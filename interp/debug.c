@@ -84,6 +84,8 @@ int interp_inflight_get(const interp_ctx *c, int i, interp_inflight *out)
         out->dst = o->smem_off;
         out->cta_mask = o->mcast;
         out->bytes = o->bytes;
+        if (o->piece) /* landing in pieces (--complete=random): what is left */
+            out->bytes = 16 * (c->pieces[o->piece - 1].n - c->pieces[o->piece - 1].done);
         break;
     case IP_OP_BULK_S2G:
     case IP_OP_BULK_RED:

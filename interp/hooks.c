@@ -77,13 +77,14 @@ bool ip_ck_start(interp_ctx *c)
         c->ck = ck_new((int)c->plan->cta_per_cluster, (int)c->plan->nwarps, c->plan->smem_size);
     else
         ck_reset(c->ck);
-    return c->ck != NULL;
+    return c->ck != NULL && ip_gw_start(c);
 }
 
 void ip_ck_free(interp_ctx *c)
 {
     ck_free(c->ck);
     c->ck = NULL;
+    ip_gw_free(c);
     if (c->ck_waits) {
         for (uint32_t f = 0; f < c->plan->mod->nfuncs; f++)
             free(c->ck_waits[f]);

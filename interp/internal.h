@@ -23,6 +23,7 @@
 #include "interp/interp.h"
 #include "tma/tma.h"
 #include "check/check.h"
+#include "check/grid.h"
 #include "tc/tc.h"
 
 #define IP_WARP 32
@@ -227,11 +228,13 @@ struct interp_ctx {
     ip_op *ops;
     int nops, capops, next_op_id;
     uint64_t rng;
-    struct ip_piece {          /* a tensor load landing in pieces: its chunks */
+    struct ip_piece {          /* a load landing in pieces: its chunks */
         bool used;
         uint32_t n, done, cap; /* chunks in all, landed so far, room */
         uint32_t *off;         /* shared offset of chunk k, in landing order */
         uint8_t *data;         /* chunk k's 16 bytes */
+        uint32_t *uend;        /* units (land whole): unit u ends before chunk uend[u] */
+        uint32_t nu, udone;    /* units in all, landed so far */
     } *pieces;
     int npieces;
     uint8_t *scratch;          /* a shared-memory window the pieced loads run into */
@@ -262,7 +265,32 @@ struct interp_ctx {
     uint8_t **ck_waits;        /* per function, per instruction: does a try_wait/test_wait's
                                   result decide anything (hooks.c; 0 = not yet known) */
     struct ip_wg_buf *wgbuf;   /* wgmma landing scratch (wgmma.c), allocated once */
+    /* grid-wide write check (gridck.c; NULL: --check=none) */
+    struct cg_log *gw;
+    uint64_t *gw_total;        /* records kept by every context of the launch */
+    uint64_t gw_total_own;     /* that count for a context of its own (step API) */
+    bool gw_defer;             /* interp_run checks at its end, over all its contexts */
 };
+
+/* gridck.c: the grid-wide write-write check (check/grid.h).  Called only
+ * when c->gw (the checker is on).  Writes to global memory: a plain or
+ * strong store, an atomic (CG_*), by (w, lane) at the instruction being
+ * executed; ip_gw_op_write for an asynchronous store's bytes as they land. */
+bool ip_gw_start(interp_ctx *c);
+void ip_gw_free(interp_ctx *c);
+static inline void ip_gw_begin(interp_ctx *c) { cg_begin(c->gw); }
+static inline void ip_gw_sync(interp_ctx *c) { cg_sync(c->gw); }
+void ip_gw_write(interp_ctx *c, const ip_warp *w, int lane, int kind, uint64_t a, uint32_t n, const uint8_t *bytes);
+struct ip_op;
+void ip_gw_op_write(interp_ctx *c, const struct ip_op *o, int kind, int op, uint64_t a, uint32_t n,
+                    const uint8_t *bytes);
+/* the cluster ran to its end: keep its records */
+void ip_gw_cluster_end(interp_ctx *c);
+/* The end of the launch, over contexts cs[0..n): a race between clusters
+ * below the lowest failed cluster (`err_cluster`, UINT64_MAX none) is
+ * written into *res (status, message) and its later cluster returned;
+ * else UINT64_MAX.  *note gets a line when recording stopped at a cap. */
+uint64_t ip_gw_finish(interp_ctx *const *cs, int n, uint64_t err_cluster, interp_result *res);
 
 /* launch.c */
 ip_plan *ip_plan_new(const interp_launch *l);

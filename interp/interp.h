@@ -102,7 +102,9 @@ typedef struct interp_launch {
 
 typedef struct interp_result {
     int status;                  /* INTERP_OK, INTERP_FAULT, ... */
-    char msg[4096];              /* who (cta/warp/lane), where (file:line + source), what */
+    char msg[4096];              /* who (cta/warp/lane), where (file:line + source), what;
+                                    with INTERP_OK, empty or a note (the grid-wide
+                                    write check stopped recording at its cap) */
     uint64_t steps;              /* warp instructions executed */
     uint64_t thread_instrs;      /* thread instructions executed: for each warp
                                     instruction, the lanes of the group that issued

@@ -545,7 +545,7 @@ int interp_run(const interp_launch *l, interp_result *res)
     int jobs = l->jobs > 1 ? l->jobs : 1;
     if ((uint64_t)jobs > p->nclusters)
         jobs = (int)p->nclusters;
-    uint64_t next = 0, stop_at = UINT64_MAX;
+    uint64_t next = 0, stop_at = UINT64_MAX, gw_total = 0;
     worker *wk = calloc((size_t)jobs, sizeof *wk);
     if (!wk) {
         res->status = INTERP_LAUNCH_ERROR;
@@ -557,6 +557,10 @@ int interp_run(const interp_launch *l, interp_result *res)
         wk[j].c = ip_ctx_new(p);
         if (wk[j].c)
             wk[j].c->fast = p->fast;   /* no debugger on these contexts */
+        if (wk[j].c) {
+            wk[j].c->gw_defer = true;     /* checked below, over all contexts */
+            wk[j].c->gw_total = &gw_total;
+        }
         if (wk[j].c && jobs > 1) {
             wk[j].c->shared_next = &next;
             wk[j].c->shared_stop = &stop_at;
@@ -598,6 +602,17 @@ int interp_run(const interp_launch *l, interp_result *res)
     if (best) {
         res->status = best->res.status;
         memcpy(res->msg, best->res.msg, sizeof res->msg);
+    }
+    /* the grid-wide write check: races between clusters below the first
+     * failed one (gridck.c) */
+    {
+        interp_ctx **cs = calloc((size_t)jobs, sizeof *cs);
+        if (cs) {
+            for (int j = 0; j < jobs; j++)
+                cs[j] = wk[j].c;
+            ip_gw_finish(cs, jobs, best ? best->err_cluster : UINT64_MAX, res);
+            free(cs);
+        }
     }
     for (int j = 0; j < jobs; j++)
         if (wk[j].c) {

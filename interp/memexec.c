@@ -133,6 +133,10 @@ static const char *race_what(const ir_instr *in, char *buf, size_t n)
     return buf;
 }
 
+/* ld/st with memory-ordering semantics (.relaxed, .acquire, .release,
+ * .volatile, .mmio): a strong access, which may synchronise clusters */
+static inline bool strong(const ir_instr *in) { return in->sem && in->sem != IR_M_WEAK; }
+
 /* A shared-memory access by lane l: the checker (hooks.c) when it is on,
  * else the in-flight race check of async.c.  Atomics and accesses with
  * memory-ordering semantics (.volatile, .relaxed, .acquire, .release)
@@ -169,6 +173,7 @@ static int exec_ld(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, u
     if (es == 0) es = 1;
     const ir_function *fn = ip_func(c, f->func);
     const char *what = NULL;   /* ip_resolve names the instruction itself */
+    bool gw_any = false;
     FOR_LANES(exec, l) {
         int sp;
         uint64_t a = ip_addr(c, w, f, in, 1, l, &sp);
@@ -179,6 +184,8 @@ static int exec_ld(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, u
             return c->res.status;
         if (p.cta < 0 && ip_ck_gactive(c) && p.space == IR_SPACE_GLOBAL && ip_ck_global(c, w, (int)l, a, es * n, false))
             return c->res.status;
+        if (c->gw && p.space == IR_SPACE_GLOBAL && strong(in))
+            gw_any = true;
         for (unsigned i = 0; i < n; i++) {
             const ir_operand *e = ip_vec_elem(fn, &in->opd[0], i);
             if (e && e->kind == IR_OPD_REG) {
@@ -188,6 +195,8 @@ static int exec_ld(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, u
             }
         }
     }
+    if (gw_any)
+        ip_gw_sync(c);            /* ld.acquire/.relaxed/.volatile: may order clusters */
     return 0;
 }
 
@@ -199,6 +208,7 @@ static int exec_st(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, u
     const ir_function *fn = ip_func(c, f->func);
     const char *what = NULL;   /* ip_resolve names the instruction itself */
     char wb[96];
+    bool gw_any = false;
     FOR_LANES(exec, l) {
         int sp;
         uint64_t a = ip_addr(c, w, f, in, 0, l, &sp);
@@ -228,7 +238,16 @@ static int exec_st(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, u
             return c->res.status;
         memcpy(p.p, nb, es * n);
         ip_note_write(c, a, es * n);
+        if (c->gw && p.space == IR_SPACE_GLOBAL) {
+            if (!gw_any) {
+                ip_gw_begin(c);
+                gw_any = true;
+            }
+            ip_gw_write(c, w, (int)l, strong(in) ? CG_SYNC : CG_PLAIN, a, es * n, nb);
+        }
     }
+    if (gw_any && strong(in))
+        ip_gw_sync(c);            /* st.relaxed/.release/.volatile: may order clusters */
     return 0;
 }
 
@@ -334,6 +353,7 @@ static int exec_atom128(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame 
         return ip_error(c, INTERP_UNSUPPORTED, NULL, 0, c->xfunc, c->xpc,
                         "%s: .b128 is only for atom.cas and atom.exch", ip_instr_what(c, wb, sizeof wb));
     const ir_operand *d = &in->opd[0], *b = &in->opd[2], *cv = &in->opd[3];
+    bool gw_any = false;
     FOR_LANES(exec, l) {
         int sp;
         uint64_t a = ip_addr(c, w, f, in, 1, l, &sp);
@@ -363,7 +383,15 @@ static int exec_atom128(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame 
             set_hi(c, f, d->u.reg, l, old[1]);
         }
         ip_note_write(c, a, 16);
+        if (c->gw && p.space == IR_SPACE_GLOBAL) {
+            if (!gw_any)
+                ip_gw_begin(c);
+            gw_any = true;
+            ip_gw_write(c, w, (int)l, CG_SYNC, a, 16, NULL);
+        }
     }
+    if (gw_any)
+        ip_gw_sync(c);
     return 0;
 }
 
@@ -388,6 +416,7 @@ static int exec_atom(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f,
     const ir_function *fn = ip_func(c, f->func);
     const char *what = NULL;   /* ip_resolve names the instruction itself */
     char wb[96];
+    bool gw_any = false;
     FOR_LANES(exec, l) {
         int sp;
         uint64_t a = ip_addr(c, w, f, in, ak, l, &sp);
@@ -410,7 +439,15 @@ static int exec_atom(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f,
                 wreg(c, f, d->u.reg, l, ext(old, t));
         }
         ip_note_write(c, a, size * n);
+        if (c->gw && p.space == IR_SPACE_GLOBAL) {
+            if (!gw_any)
+                ip_gw_begin(c);
+            gw_any = true;
+            ip_gw_write(c, w, (int)l, CG_SYNC, a, size * n, NULL);
+        }
     }
+    if (gw_any)
+        ip_gw_sync(c);            /* atom / red: may order clusters */
     return 0;
 }
 
@@ -1149,6 +1186,9 @@ int ip_exec_sync(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, uin
     case IR_OP_BARRIER_CLUSTER:
         return exec_cbar(c, w, in, group, exec);
     case IR_OP_FENCE:
+        if (c->gw && exec && !ir_has(in, IR_M_PROXY) && !ir_has(in, IR_M_MBARRIER_INIT) &&
+            (ir_has(in, IR_M_GPU) || ir_has(in, IR_M_SYS)))
+            ip_gw_sync(c);           /* fence.acq_rel/.sc at gpu or sys scope: may order clusters */
         if (c->ck && exec && ir_has(in, IR_M_PROXY) && ir_has(in, IR_M_ASYNC))
             ip_ck_proxy_fence(c, w);
         if (c->ck && ir_has(in, IR_M_TENSORMAP_GENERIC) && ir_has(in, IR_M_ACQUIRE) && in->nopd >= 1)
@@ -1192,7 +1232,11 @@ int ip_exec_sync(interp_ctx *c, ip_warp *w, const ir_instr *in, ip_frame *f, uin
             }
         }
         return 0;
-    case IR_OP_MEMBAR: case IR_OP_GRIDDEPCONTROL:
+    case IR_OP_MEMBAR:
+        if (c->gw && exec && (ir_has(in, IR_M_GL) || ir_has(in, IR_M_SYS) || ir_has(in, IR_M_GPU)))
+            ip_gw_sync(c);           /* membar.gl / .sys */
+        return 0;
+    case IR_OP_GRIDDEPCONTROL:
     case IR_OP_NANOSLEEP: case IR_OP_PMEVENT: case IR_OP_SETMAXNREG:
         return 0;
     case IR_OP_VOTE: case IR_OP_MATCH: case IR_OP_REDUX: case IR_OP_SHFL: case IR_OP_ACTIVEMASK:

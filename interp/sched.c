@@ -608,8 +608,16 @@ static bool start_next_cluster(interp_ctx *c)
     } else {
         idx = c->next_cluster++;
     }
-    if (idx >= c->plan->nclusters)
+    if (idx >= c->plan->nclusters) {
+        /* a context of its own (the step API): the grid-wide check now */
+        if (c->gw && !c->gw_defer && c->res.status == INTERP_OK) {
+            interp_ctx *one = c;
+            uint64_t f = ip_gw_finish(&one, 1, UINT64_MAX, &c->res);
+            if (f != UINT64_MAX)
+                c->err_cluster = f;
+        }
         return false;
+    }
     if (c->plan->launch.progress)
         __atomic_fetch_add(c->plan->launch.progress, 1, __ATOMIC_RELAXED);
     if (!ip_cluster_start(c, idx)) {
@@ -828,6 +836,8 @@ static int sched_step(interp_ctx *c, interp_event *ev)
             return land_one(c, i, ev);
         }
         if (cl->live == 0) {
+            if (c->gw)
+                ip_gw_cluster_end(c);
             ip_cluster_free(c);
             if (!start_next_cluster(c))
                 return finish_event(c, ev);

@@ -343,6 +343,8 @@ static int lower_one(lower *lw, const ir_instr *in, ip_uop *u)
         if (in->nopd != 2 || in->space != IR_SPACE_GLOBAL || (in->vec && in->vec != 1) || in->ntypes != 1 ||
             bits < 8 || bits > 64 || (bits & (bits - 1)))
             return 0;
+        if (in->sem && in->sem != IR_M_WEAK)
+            return 0;   /* .volatile/.relaxed/...: the grid check counts them (memexec.c) */
         if (ad->kind == IR_OPD_ADDR && ad->u.addr.base_kind == IR_BASE_REG && !ad->u.addr.has_vec &&
             !ad->u.addr.base32 && ad->u.addr.base < lw->fn->nregs) {
             u->a = ad->u.addr.base;
@@ -724,7 +726,8 @@ static bool global_ptrs(interp_ctx *c, const ip_uop *u, const uint64_t *R, uint3
     return true;
 }
 
-static bool run_mem(interp_ctx *c, const ip_uop *u, uint64_t *R, uint32_t ex)
+static bool run_mem(interp_ctx *c, const ip_uop *u, uint64_t *R, uint32_t ex, const ip_warp *w, int func,
+                    uint32_t pc)
 {
     uint8_t *ptr[IP_WARP];
     /* with copies in flight, or asynchronous stores the checker tracks
@@ -756,6 +759,9 @@ static bool run_mem(interp_ctx *c, const ip_uop *u, uint64_t *R, uint32_t ex)
         uint64_t v = V[l];
         memcpy(ptr[l], &v, bits / 8u);   /* little-endian host, as exec_st */
     }
+    if (c->gw)   /* the grid-wide write check (gridck.c), one record per run of lanes */
+        cg_write_warp(c->gw, (uint32_t)func << 20 | (pc & 0xfffff), w->cta->slot, w->id * 32, ex,
+                      R + (size_t)u->a * IP_WARP, (uint64_t)u->off, V, bits / 8u);
     /* ip_note_write's count; fast contexts (interp_run) have no watchpoints */
     c->effects += (uint64_t)__builtin_popcount(ex);
     return true;
@@ -809,7 +815,7 @@ uint32_t ip_run_uops(interp_ctx *c, ip_warp *w, uint32_t g, uint32_t budget, boo
             *diverged = true;
             return k;
         }
-        if (ex && !(u->kind >= IP_U_LDG ? run_mem(c, u, R, ex) : run_uop(u, R, ex)))
+        if (ex && !(u->kind >= IP_U_LDG ? run_mem(c, u, R, ex, w, f->func, pc) : run_uop(u, R, ex)))
             break;   /* nothing done: the general path runs it */
         pc++;
         k++;
@@ -852,7 +858,7 @@ int ip_exec_fast(interp_ctx *c, ip_warp *w, uint32_t g)
         return 1;
     }
     if (u->kind >= IP_U_LDG) {
-        if (ex && !run_mem(c, u, R, ex))
+        if (ex && !run_mem(c, u, R, ex, w, f->func, pc))
             goto generic;
     } else if (ex && !run_uop(u, R, ex)) {
         goto generic;

@@ -433,6 +433,8 @@ int launch_run_case(launch_case *c, const launch_run_opts *o, const ir_module *g
         free(ir);
         goto done;
     }
+    if (ir->msg[0])   /* a clean run's note (the grid-wide write check stopped recording) */
+        launch_tprintf(out, "note %s: %s\n", c->name, ir->msg);
     free(ir);
     /* Expected buffers. */
     launch_text detail = {0};

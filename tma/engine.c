@@ -559,6 +559,35 @@ uint32_t tma_load_chunks(const tma_request *r, uint32_t *off, uint32_t cap)
     return n;
 }
 
+int tma_load_sectors(const tma_request *r, uint32_t *per_row)
+{
+    geom g;
+    char why[256];
+    *per_row = 0;
+    if (r->kind != TMA_LOAD || check(r, &g, why, sizeof why))
+        return -2;
+    *per_row = g.row_bytes / 16;
+    const tma_map *m = r->map;
+    if (r->mode != TMA_TILE || m->kind != TMA_MAP_TILED || m->interleave != TMA_INTERLEAVE_NONE ||
+        m->element_strides[0] != 1)
+        return -1;
+    /* Pairs only where every row starts on a 32-byte sector in global and
+     * in shared memory: rows 16 bytes into a sector (tma_order t2d_off16)
+     * or 48 bytes apart in shared memory (t2d_row48) split sectors. */
+    if (g.pitch % 32 || r->smem_off % 32)
+        return -1;
+    int64_t bits = (int64_t)r->coords[0] * tma_dtype_bits(m->data_type);
+    if (bits % 256)
+        return -1;
+    uint64_t a = m->global_address + (uint64_t)(bits / 8);
+    for (int i = 1; i < m->rank; i++) {
+        if (m->global_strides[i] % 32)
+            return -1;
+        a += (uint64_t)((int64_t)r->coords[i] * (int64_t)m->global_strides[i]);
+    }
+    return a % 32 ? -1 : 0;
+}
+
 /* ---- the row machinery ------------------------------------------------- */
 
 typedef struct ctx {
@@ -1034,6 +1063,8 @@ static int row_store_strided(ctx *c, const int64_t *rc, const uint8_t *row, int 
         const uint8_t *s = row + (size_t)k * es;
         if (!reduce) memcpy(d, s, es);
         else for (uint32_t i = 0; i < es; i += eb) red_elem(c->r->redop, g->m->data_type, d + i, s + i);
+        if (c->r->on_write)
+            c->r->on_write(c->r->on_write_arg, (uint64_t)(base + x * es), reduce ? NULL : s, es);
     }
     return TMA_OK;
 }
@@ -1067,8 +1098,12 @@ static int row_store(ctx *c, const int64_t *rc, uint32_t sa, int reduce)
     if (!reduce) {
         if (g->g_unit == g->s_unit) memcpy(d, s, (size_t)(ub - ua) * g->g_unit);
         else for (uint32_t u = 0; u < ub - ua; u++) pack_unit(g, d + u * g->g_unit, s + u * g->s_unit);
+        if (c->r->on_write)   /* the packed bytes as written (sub-byte units: d) */
+            c->r->on_write(c->r->on_write_arg, ga, g->g_unit == g->s_unit ? s : d, (ub - ua) * g->g_unit);
         return TMA_OK;
     }
+    if (c->r->on_write)
+        c->r->on_write(c->r->on_write_arg, ga, NULL, (ub - ua) * g->s_unit);
     /* element by element of the data type (an interleaved unit is a whole
      * slice of them) */
     int op = c->r->redop, dt = g->m->data_type;

@@ -171,6 +171,11 @@ typedef struct tma_request {
     uint32_t smem_size;    /* bytes in that window */
     uint32_t smem_off;     /* offset of the destination/source in the window; its
                               shared address (= smem_off) sets the swizzle phase */
+    /* stores and reductions: called with each run of global bytes written
+     * (bytes: what was written; NULL for a reduction), when not NULL (the
+     * checker's record of global writes, interp/gridck.c) */
+    void (*on_write)(void *arg, uint64_t addr, const uint8_t *bytes, uint32_t n);
+    void *on_write_arg;
 } tma_request;
 
 /* Perform the copy against global memory.  Returns TMA_OK or a fault code
@@ -189,7 +194,25 @@ uint32_t tma_smem_footprint(const tma_request *r);
  * each through the swizzle.  Fills off[0 .. min(n, cap)) and returns n, the
  * number of chunks (n * 16 = the transaction count); 0 when r is not a load
  * or tma_check faults.  The random completion policy lands a load in
- * pieces in this order. */
+ * pieces in an order drawn from this one (tma_land_order). */
 uint32_t tma_load_chunks(const tma_request *r, uint32_t *off, uint32_t cap);
+/* How a load's chunks pair into the 32-byte global sectors that land
+ * together (tests/hw/tma_order): sets *per_row to the chunks of a box row
+ * and returns 0 when every row starts on a 32-byte boundary of global and
+ * of shared memory (chunks 0+1, 2+3 ... of a row are units), -1 when not
+ * (the H100 split sectors there) or the mode was not measured (tile loads
+ * without interleave only): every chunk is its own unit; -2 when r is not
+ * a load or faults.  (tma_land_order also takes lead 1: pairs from a
+ * row's second chunk.) */
+int tma_load_sectors(const tma_request *r, uint32_t *per_row);
+/* The order in which --complete=random lands a load (land.c): in[0..n) are
+ * its chunks' shared offsets in the engine's order (per_row a box row, lead
+ * as tma_load_sectors returns it; per_row = n for a plain bulk copy).  One
+ * of the orders the H100 showed, drawn from seed: out[0..n) the offsets in
+ * landing order, uend[k] one past the last chunk of the k-th unit (a unit
+ * lands whole); returns the number of units.  key: room for n values.
+ * *kind_out (may be NULL): which kind of order was drawn (0-3, land.c). */
+uint32_t tma_land_order(const uint32_t *in, uint32_t n, uint32_t per_row, int lead, uint64_t seed,
+                        uint32_t *out, uint32_t *uend, uint64_t *key, int *kind_out);
 
 #endif

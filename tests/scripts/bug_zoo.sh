@@ -1,10 +1,12 @@
 #!/bin/sh
 # bug_zoo.sh — the happens-before checker's bug zoo (tests/launch/zoo):
 # every broken kernel of zoo.cu, zoo2.cu (the wgmma pipelines), zoo3.cu
-# (clusters, device-side tensor maps, epilogues, intra-warp races) and
-# zoo_warp.cu (partial __syncwarp masks, bulk groups waited by one lane) is
-# reported with the right rule at the right source line, and its correct
-# twin (NAME_ok) runs clean, under deferred, eager and random:1..20.
+# (clusters, device-side tensor maps, epilogues, intra-warp races),
+# zoo_warp.cu (partial __syncwarp masks, bulk groups waited by one lane)
+# and zoo6.cu (CTAs of different clusters writing the same global bytes:
+# the grid-wide write check) is reported with the right rule at the right
+# source line, and its correct twin (NAME_ok) runs clean, under deferred,
+# eager and random:1..20.
 #
 # zoo.cu marks the line of each bug `// BUG NAME RULE[|RULE...]` (several
 # markers of one kernel are alternatives).  RULE is the bracketed tag of
@@ -22,7 +24,7 @@ dir=tests/launch/zoo
 tmp=${TMPDIR:-/tmp}/bug_zoo.$$
 mkdir -p "$tmp"
 trap 'rm -rf "$tmp"' EXIT
-for z in ${ZOO_FILES:-zoo zoo2 zoo3 zoo_warp}; do
+for z in ${ZOO_FILES:-zoo zoo2 zoo3 zoo_warp zoo6}; do
     # the first kernel body: helpers are above it
     body=$(grep -n '^template <bool BUG>' "$dir/$z.cu" | head -1 | cut -d: -f1)
     # ptx line -> cu line

@@ -38,3 +38,18 @@ with open("zoo2.jsonl", "w") as f:
                 "tensor_maps": [tmap("tm", "src")],
                 "params": [{"tensor_map": "tm"}, {"pointer": "dst"}]}
         f.write(json.dumps(case, separators=(",", ":")) + "\n")
+
+# zoo6: the grid-wide write check (4 CTAs in clusters of 1, 128 threads; flags: zeroed semaphores)
+ptx = open("zoo6.ptx").read()
+names = re.findall(r"^\.visible \.entry (\w+)\(", ptx, re.M)
+with open("zoo6.jsonl", "w") as f:
+    for n in names:
+        case = {"format": "ptxi-launch/1", "name": n, "ptx": "zoo6.ptx", "kernel": n,
+                "grid": [4, 1, 1], "block": [128, 1, 1], "cluster": [1, 1, 1],
+                "buffers": [{"name": "src", "bytes": 16384, "init": {"hash32": 7}},
+                            {"name": "out", "bytes": 16384},
+                            {"name": "flags", "bytes": 256}],
+                "tensor_maps": [tmap("tm", "src"), tmap("tmo", "out")],
+                "params": [{"tensor_map": "tm"}, {"tensor_map": "tmo"}, {"pointer": "src"},
+                           {"pointer": "out"}, {"pointer": "flags"}]}
+        f.write(json.dumps(case, separators=(",", ":")) + "\n")
