@@ -22,9 +22,9 @@
  *     block, or blocks that follow each other where the first has no other
  *     successor and the second no other predecessor (`bra.uni` to the next
  *     label, a label nothing branches to).  A product used after a
- *     conditional branch is never fused.  (ptxas also joins a block that
- *     only a `bra.uni` from farther away reaches, pattern bra_far; ptxi
- *     joins adjacent blocks only.)
+ *     conditional branch is never fused.  A block that only a `bra.uni`
+ *     from an earlier block reaches joins that block's run too, even with
+ *     other code between them (pattern bra_far).
  *   - When both operands of an add qualify, ptxas fuses the first one and
  *     keeps the other product, rounded, as the addend (patterns chain2*:
  *     whichever mul comes first in the code).
@@ -286,12 +286,16 @@ static bool runs(const ir_function *fn, uint32_t *run)
     uint8_t *leader = calloc(n + 1, 1);
     uint32_t *npred = calloc(n + 1, sizeof *npred);   /* per leader instruction */
     uint32_t *nsucc = calloc(n + 1, sizeof *nsucc);   /* per block-ending instruction */
-    if (!leader || !npred || !nsucc) {
+    uint32_t *from = malloc((n + 1) * sizeof *from);  /* per leader: the bra to it */
+    if (!leader || !npred || !nsucc || !from) {
         free(leader);
         free(npred);
         free(nsucc);
+        free(from);
         return false;
     }
+    for (uint32_t i = 0; i <= n; i++)
+        from[i] = UINT32_MAX;
     leader[0] = 1;
     for (uint32_t i = 0; i < fn->nlabels; i++)
         if (fn->labels[i].instr < n)
@@ -316,6 +320,7 @@ static bool runs(const ir_function *fn, uint32_t *run)
             if (tgt < n) {
                 npred[tgt]++;
                 nsucc[i]++;
+                from[tgt] = in->guard < 0 ? i : UINT32_MAX;
             } else {
                 nsucc[i] += 2;   /* unknown: no merging */
             }
@@ -334,16 +339,29 @@ static bool runs(const ir_function *fn, uint32_t *run)
             nsucc[i]++;
         }
     }
-    uint32_t r = 0;
+    /* a block that only an unguarded bra from an earlier block reaches, the
+     * branch being that block's only way out, continues that block's run
+     * even when other code lies between them (ptxas joins them: bra_far);
+     * the scans over instruction indices between a mul and its add then
+     * only see more code than runs, which can only refuse a pair */
+    uint32_t r = 0, next = 0;
     for (uint32_t i = 0; i < n; i++) {
-        if (i && leader[i] && !(npred[i] == 1 && nsucc[i - 1] == 1 &&
-                                (fn->instrs[i - 1].op != IR_OP_BRA || fn->instrs[i - 1].opd[0].u.label == i)))
-            r++;
+        if (i && leader[i]) {
+            const ir_instr *p = &fn->instrs[i - 1];
+            if (npred[i] == 1 && nsucc[i - 1] == 1 && (p->op != IR_OP_BRA || p->opd[0].u.label == i)) {
+                /* falls into it, or jumps right to it: the same run */
+            } else if (npred[i] == 1 && from[i] != UINT32_MAX && from[i] < i && nsucc[from[i]] == 1) {
+                r = run[from[i]];
+            } else {
+                r = ++next;
+            }
+        }
         run[i] = r;
     }
     free(leader);
     free(npred);
     free(nsucc);
+    free(from);
     return true;
 }
 

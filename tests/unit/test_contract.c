@@ -70,6 +70,10 @@ static const rule_case cases[] = {
     {"used_after_run", "mul.f32 %f10, %f1, %f2; add.f32 %f11, %f10, %f3; @%p1 bra $L1; "
                        "add.f32 %f12, %f10, %f4; $L1: ret;", ""},
     {"bra_uni_next", "mul.f32 %f10, %f1, %f2; bra.uni $L1; $L1: add.f32 %f11, %f10, %f3;", "%f11/1<%f10"},
+    {"bra_uni_far", "mul.f32 %f10, %f1, %f2; bra.uni $L2; $L1: add.f32 %f12, %f4, %f4; ret; "
+                    "$L2: add.f32 %f11, %f10, %f3;", "%f11/1<%f10"},
+    {"bra_uni_far_two_preds", "mul.f32 %f10, %f1, %f2; @%p1 bra $L2; bra.uni $L2; $L1: ret; "
+                              "$L2: add.f32 %f11, %f10, %f3;", ""},
     {"label_only", "mul.f32 %f10, %f1, %f2; $L1: add.f32 %f11, %f10, %f3;", "%f11/1<%f10"},
     {"loop_head", "mul.f32 %f10, %f1, %f2; $L1: add.f32 %f11, %f10, %f3; @%p1 bra $L1;", ""},
     {"predicated_mul", "mov.f32 %f10, %f4; @%p1 mul.f32 %f10, %f1, %f2; add.f32 %f11, %f10, %f3;", ""},

@@ -12,7 +12,7 @@ adds that contraction removed.
 usage: gen_cases.py GPU_OUT_DIR PATTERNS.ptx PTX_NAME DEST_DIR [-p NAME_PREFIX] [-k def:NAME|nofmad:NAME]...
 (the committed files: set 1 from the first round, then set 2 with -p s2_:
   gen_cases.py R1 patterns.ptx patterns.ptx tests/hw/contract -k def:mul_loop_inv -k def:src_redef
-  gen_cases.py R2 patterns2.ptx patterns2.ptx tests/hw/contract -p s2_ -k def:bra_far)
+  gen_cases.py R2 patterns2.ptx patterns2.ptx tests/hw/contract -p s2_)
 """
 import hashlib, json, os, re, sys
 
