@@ -32,7 +32,7 @@ COMPDIR ?= $(PREFIX)/share/bash-completion/completions
 CPPFLAGS += -I. -I$(B)/gen
 LDLIBS  += -ljansson -ledit -lpthread -lm
 
-LIB_DIRS := ir interp tma memory tc launch check sfu
+LIB_DIRS := ir interp tma memory tc launch check sfu contract
 LIB_SRC  := $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c)) $(wildcard lexer/*.c) $(wildcard parser/*.c)
 RE_SRC   := $(wildcard lexer/*.re)
 Y_SRC    := $(wildcard parser/*.y)

@@ -8,6 +8,34 @@
 #include <string.h>
 #include "cli/cli.h"
 #include "ir/ir.h"
+#include "contract/contract.h"
+
+/* --contractions: every mul + add pair that ptxas fuses into one fma and
+ * ptxi therefore rounds once (contract/), one line each. */
+static int list_contractions(const ir_module *m, const char *path)
+{
+    int total = 0;
+    for (uint32_t f = 0; f < m->nfuncs; f++) {
+        const ir_function *fn = &m->funcs[f];
+        ctr_pair *v;
+        int n = ctr_find(fn, &v);
+        if (n < 0) {
+            fprintf(stderr, "ptxi check: out of memory\n");
+            return -1;
+        }
+        for (int i = 0; i < n; i++) {
+            char ma[96], mm[96];
+            ir_format_mnemonic(&fn->instrs[v[i].add], ma, sizeof ma);
+            ir_format_mnemonic(&fn->instrs[v[i].mul], mm, sizeof mm);
+            printf("%s:%u: %s: %s takes the %s of line %u: one fma, rounded once\n", path,
+                   fn->instrs[v[i].add].loc.line, fn->name, ma, mm, fn->instrs[v[i].mul].loc.line);
+        }
+        total += n;
+        free(v);
+    }
+    printf("%s: %d contracted pair%s\n", path, total, total == 1 ? "" : "s");
+    return total;
+}
 
 static const char *file_arg(int argc, char **argv, const char *cmd, int *canon)
 {
@@ -53,13 +81,19 @@ static char *read_stdin(size_t *len)
  * "FILE: N errors" after its diagnostics, and a closing count. */
 int cmd_check(int argc, char **argv)
 {
-    int nfiles = 0, nbad = 0, stdin_used = 0;
+    int nfiles = 0, nbad = 0, stdin_used = 0, contractions = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-            printf("usage: ptxi check FILE.ptx... (- reads standard input)\n"
+            printf("usage: ptxi check [--contractions] FILE.ptx... (- reads standard input)\n"
                    "parse and validate each module; every error as file:line:col with the line and a caret.\n"
+                   "--contractions: also list each mul (or div.full) and add that ptxas fuses into one fma,\n"
+                   "which ptxi therefore rounds once (`run --no-contract` does not).\n"
                    "Exit status 1 if any file has an error.\n");
             return 0;
+        }
+        if (!strcmp(argv[i], "--contractions")) {
+            contractions = 1;
+            continue;
         }
         if (argv[i][0] == '-' && argv[i][1]) {
             fprintf(stderr, "ptxi check: unknown option %s\n", argv[i]);
@@ -68,11 +102,13 @@ int cmd_check(int argc, char **argv)
         nfiles++;
     }
     if (!nfiles) {
-        fprintf(stderr, "usage: ptxi check FILE.ptx... (- reads standard input)\n");
+        fprintf(stderr, "usage: ptxi check [--contractions] FILE.ptx... (- reads standard input)\n");
         return 2;
     }
     for (int i = 1; i < argc; i++) {
         const char *path = argv[i];
+        if (!strcmp(path, "--contractions"))
+            continue;
         ir_diag d;
         memset(&d, 0, sizeof d);
         ir_module *m;
@@ -102,6 +138,8 @@ int cmd_check(int argc, char **argv)
         } else {
             if (nfiles > 1)
                 printf("%s: ok\n", path);
+            if (contractions && list_contractions(m, path) < 0)
+                nbad++;
             ir_module_free(m);
         }
         fflush(stdout);

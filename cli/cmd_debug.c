@@ -160,6 +160,7 @@ static int session_start(dbg *d)
     d->l.policy = d->policy;
     d->l.seed = d->seed;
     d->l.max_steps = d->max_steps;
+    d->l.no_contract = d->no_contract;
     d->c = interp_new(&d->l);
     if (!d->c) {
         dbg_err("ptxi debug: out of memory creating the launch");
@@ -1890,6 +1891,8 @@ static void usage(FILE *f)
         "  --echo                     print each command read from a file or pipe before its output\n"
         "  --trace FILE.json          write a Perfetto/Chrome timeline of what runs (each `run` anew)\n"
         "  --max-steps N              stop the kernel after N warp instructions in all (default 4e9; 0: none)\n"
+        "  --no-contract              round every mul and add on its own instead of fusing the pairs ptxas\n"
+        "                             fuses into one fma (the add then shows the PTX-literal value)\n"
         "  --timeout SECONDS          stop any one command (run, continue, step N...) after SECONDS (default 600; 0: none)\n"
         "commands are read from stdin (with line editing at a terminal); `help` lists them\n");
 }
@@ -2073,6 +2076,8 @@ int cmd_debug(int argc, char **argv)
             batch = true;
         } else if (!strcmp(a, "--echo")) {
             echo = true;
+        } else if (!strcmp(a, "--no-contract")) {
+            d.no_contract = true;
         } else if (!strncmp(a, "--complete=", 11)) {
             if (parse_complete(a + 11, &d))
                 goto out;

@@ -365,6 +365,8 @@ static int common_opt(int argc, char **argv, int *i, run_opts *o)
         return parse_complete(v, o) ? -1 : 1;
     if ((v = opt_value(argc, argv, i, "--check")))
         return add_opt(o, "check", v) ? -1 : 1;
+    if (!strcmp(argv[*i], "--no-contract"))
+        return add_opt(o, "contract", "off") ? -1 : 1;
     if ((v = opt_value(argc, argv, i, "--filter"))) {
         o->filter = v;
         return 1;
@@ -471,6 +473,8 @@ static void run_usage(FILE *f)
         "                             (several cases: FILE.<case>.json each); runs on one thread\n"
         "  --check=full|none          happens-before checking of shared memory, async copies and\n"
         "                             barriers (default full; none runs faster and finds fewer bugs)\n"
+        "  --no-contract              round every mul and add on its own, as the PTX reads, instead of\n"
+        "                             fusing the pairs ptxas fuses into one fma (as the GPU runs them)\n"
         "  --stats                    print instructions executed, wall time of the launch and\n"
         "                             thread-instructions/s to stderr\n"
         "  --max-steps N              stop after N warp instructions (default %llu; 0 = none)\n"
@@ -895,6 +899,8 @@ static void test_usage(FILE *f)
         "  --complete=eager|deferred|random[:SEED]   when async copies land (default deferred)\n"
         "  --check=full|none          happens-before checking of shared memory, async copies and\n"
         "                             barriers (default full; none runs faster and finds fewer bugs)\n"
+        "  --no-contract              round every mul and add on its own, as the PTX reads, instead of\n"
+        "                             fusing the pairs ptxas fuses into one fma (as the GPU runs them)\n"
         "  --filter SUBSTR            only cases whose name contains SUBSTR (none matching: an error)\n"
         "  --shard I/N                run only slice I of N (1 <= I <= N): case k of the selected\n"
         "                             cases goes to slice (k mod N) + 1, so the N slices together\n"

@@ -78,6 +78,7 @@ typedef struct dbg {
     interp_policy policy;
     uint64_t seed;
     uint64_t max_steps;        /* --max-steps (interp_launch.max_steps), default 4e9 */
+    bool no_contract;          /* --no-contract (interp_launch.no_contract) */
     double timeout;            /* --timeout: seconds any one command may run; 0 = none */
     int state;
     int cta, warp;         /* selected warp */

@@ -374,6 +374,11 @@ void dbg_show_warp(const dbg *d, int cta, int warp, const char *prefix)
         dbg_show_src_line(d, sf, sl, false);
     if (in)
         dbg_show_source_line(d, in->loc.line, false);
+    int64_t mul = in ? interp_contracted(d->c, func, pc) : -1;
+    if (mul >= 0)
+        printf("\t(one fma with line %u: ptxas fuses this %s and the %s, so the sum is rounded once; "
+               "--no-contract rounds each)\n", d->mod->funcs[func].instrs[mul].loc.line, ir_ops[in->op].name,
+               ir_ops[d->mod->funcs[func].instrs[mul].op].name);
 }
 
 /* ---- locations ------------------------------------------------------------------ */

@@ -24,6 +24,7 @@
 #include "interp/internal.h"
 #include "interp/fp.h"
 #include "sfu/sfu.h"
+#include "contract/contract.h"
 
 #define FOR_LANES(m, l) for (uint32_t m_ = (m), l; m_ && ((l = (uint32_t)__builtin_ctz(m_)), 1); m_ &= m_ - 1)
 
@@ -1008,7 +1009,14 @@ static bool exec_sfu32(X *x, uint32_t exec)
     case IR_OP_SIN: f1 = sfu_sin; break;
     case IR_OP_COS: f1 = sfu_cos; break;
     case IR_OP_TANH: f1 = sfu_tanh_ftz; break;
-    case IR_OP_DIV: f2 = approx ? sfu_div_approx : ir_has(in, IR_M_FULL) ? sfu_div_full : NULL; break;
+    case IR_OP_DIV:
+        f2 = approx ? sfu_div_approx : ir_has(in, IR_M_FULL) ? sfu_div_full : NULL;
+        if (f2 && in->opd[2].kind == IR_OPD_FIMM) {   /* ptxas: FMULs by constants */
+            FOR_LANES(exec, l)
+                wr(x, 0, l, sfu_div_imm((uint32_t)rd(x, 1, l, IR_T_F32), (uint32_t)rd(x, 2, l, IR_T_F32), ftz, approx));
+            return true;
+        }
+        break;
     default: break;
     }
     if (f1) {
@@ -1021,8 +1029,61 @@ static bool exec_sfu32(X *x, uint32_t exec)
     return f1 || f2;
 }
 
+/* A contracted add (contract/: ptxas fused the mul before it into one
+ * FFMA / DFMA / HFMA2): fma.rn of the mul's operands (opd 1, 2) and the
+ * add's other operand (opd 3), with the sign flips of a subtraction or a
+ * neg in aux, or div.full's a * rcp(b) + c.  Computed exactly as the same
+ * fma from the PTX would be. */
+static int exec_fused(X *x, uint32_t exec)
+{
+    const ir_instr *in = x->in;
+    int t = in->types[0];
+    bool ftz = ir_has(in, IR_M_FTZ), sat = ir_has(in, IR_M_SAT);
+    uint64_t sign = t == IR_T_F64 ? 1ull << 63 : t == IR_T_F32 ? 1ull << 31
+                    : (t == IR_T_F16X2 || t == IR_T_BF16X2) ? 0x80008000u : 0x8000u;
+    uint64_t sa = (in->aux & CTR_NEG_PROD) ? sign : 0, sc = (in->aux & CTR_NEG_C) ? sign : 0;
+    FOR_LANES(exec, l) {
+        uint64_t a = rd(x, 1, l, t) ^ sa, b = rd(x, 2, l, t), c = rd(x, 3, l, t) ^ sc, r;
+        switch (t) {
+        case IR_T_F32:
+            if (!(in->aux & (CTR_DIV_FULL | CTR_DIV_APPROX))) {
+                r = f32_out((float)fop(IR_OP_FMA, fval(a, t, ftz), fval(b, t, ftz), fval(c, t, ftz), false,
+                                       FE_TONEAREST), ftz, sat);
+                break;
+            }
+            if (in->opd[2].kind == IR_OPD_FIMM)
+                r = sfu_div_imm_fma((uint32_t)a, (uint32_t)b, (uint32_t)c, ftz, (in->aux & CTR_DIV_APPROX) != 0);
+            else if (in->aux & CTR_DIV_FULL)
+                r = sfu_div_full_fma((uint32_t)a, (uint32_t)b, (uint32_t)c, ftz);
+            else
+                r = sfu_div_approx_fma((uint32_t)a, (uint32_t)b, (uint32_t)c, ftz);
+            if (sat)   /* FFMA.SAT */
+                r = f32_out(u2f((uint32_t)r), ftz, true);
+            break;
+        case IR_T_F64:
+            if (!f64_nan_operand(IR_OP_FMA, 4, a, b, c, &r)) {
+                double d = fop(IR_OP_FMA, u2d(a), u2d(b), u2d(c), true, FE_TONEAREST);
+                r = isnan(d) ? FP_F64_DEFAULT_NAN : d2u(d);
+            }
+            break;
+        default: {
+            int et = (t == IR_T_BF16 || t == IR_T_BF16X2) ? IR_T_BF16 : IR_T_F16;
+            r = hop(IR_OP_FMA, et, (uint16_t)a, (uint16_t)b, (uint16_t)c, FP_RN, ftz, sat, false, false);
+            if (t == IR_T_F16X2 || t == IR_T_BF16X2)
+                r |= (uint64_t)hop(IR_OP_FMA, et, (uint16_t)(a >> 16), (uint16_t)(b >> 16), (uint16_t)(c >> 16),
+                                   FP_RN, ftz, sat, false, false) << 16;
+            break;
+        }
+        }
+        wr(x, 0, l, r);
+    }
+    return 0;
+}
+
 static int exec_float(X *x, uint32_t exec)
 {
+    if (x->in->op == IR_OP_FMA && (x->in->aux & CTR_FUSED))   /* only a contracted add has it */
+        return exec_fused(x, exec);
     const ir_instr *in = x->in;
     int t = in->types[0];
     int op = in->op;
@@ -1717,7 +1778,7 @@ int ip_exec(interp_ctx *c, ip_warp *w, uint32_t group)
         exec_ret(&x, group);
         return c->res.status;
     }
-    const ir_instr *in = &fn->instrs[pc];
+    const ir_instr *in = &c->plan->xin[f->func][pc];   /* contracted adds are fmas there */
     uint32_t exec = group;
     if (in->guard >= 0) {
         exec = 0;

@@ -67,6 +67,13 @@ typedef struct ip_plan {
     uint64_t *symaddr;         /* per symbol: address in its space / frame offset */
     uint32_t *frame_bytes;     /* per function: local frame size */
     uint64_t **regmask;        /* per function, per slot: value mask of the register */
+    const ir_instr **xin;      /* per function: the instructions executed, the
+                                * module's own or xown's copy (contract.c) */
+    ir_instr **xown;           /* per function: the module's instructions with each
+                                * contracted add an fma (contract/), NULL when the
+                                * function has no pair or contraction is off */
+    struct ctr_pair **pairs;   /* per function: those pairs, in order of the add */
+    int *npairs;
     ip_uop **uops;             /* per function, per instruction (uop.c) */
     uint32_t *nconst;          /* per function: constant slots after its registers */
     uint64_t **konst;          /* per function: their values */

@@ -87,6 +87,9 @@ typedef struct interp_launch {
     uint64_t max_steps;                      /* warp instructions in all; 0 = unlimited */
     bool no_check;                           /* --check=none: no happens-before checking
                                                 (check/; on by default) */
+    bool no_contract;                        /* --no-contract: every mul and add rounds
+                                                on its own, as the PTX reads, instead of
+                                                fusing the pairs ptxas fuses (contract/) */
     /* Polled between warp turns (every IP_QUANTUM instructions at most):
      * once non-zero (INTERP_STOP_*, which the message names), the run ends
      * with INTERP_INTERRUPTED.  Set it from a signal handler or a watchdog
@@ -245,6 +248,11 @@ int interp_inflight_describe(const interp_ctx *c, int i, char *buf, size_t len);
 
 /* "file:line: <source text>" of instruction pc of function func. */
 int interp_where(const interp_ctx *c, int func, uint32_t pc, char *buf, size_t len);
+
+/* When instruction pc of function func is an add that ptxas fuses with the
+ * mul (or div.full) before it into one fma, and this launch does too (it
+ * was not made with no_contract): that mul's instruction index; else -1. */
+int64_t interp_contracted(const interp_ctx *c, int func, uint32_t pc);
 
 /* ---- debugger views (interp/debug.c) ------------------------------------- */
 

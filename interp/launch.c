@@ -27,6 +27,7 @@
 #include <pthread.h>
 #include <time.h>
 #include "interp/internal.h"
+#include "contract/contract.h"
 
 static uint32_t align_up32(uint32_t v, uint32_t a) { return a ? (v + a - 1) / a * a : v; }
 
@@ -48,6 +49,47 @@ static void write_le(uint8_t *p, uint64_t v, unsigned n)
 {
     for (unsigned i = 0; i < n; i++)
         p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* The instruction streams the interpreter executes: the module's, except
+ * that in a function where ptxas contracts a mul and an add into one fma
+ * (contract/) the add is that fma, in a copy.  Everything that shows or
+ * inspects instructions (debugger, checker, reports) keeps reading the
+ * module's. */
+static bool plan_contract(ip_plan *p)
+{
+    const ir_module *m = p->mod;
+    p->xin = calloc(m->nfuncs + 1, sizeof *p->xin);
+    p->xown = calloc(m->nfuncs + 1, sizeof *p->xown);
+    p->pairs = calloc(m->nfuncs + 1, sizeof *p->pairs);
+    p->npairs = calloc(m->nfuncs + 1, sizeof *p->npairs);
+    if (!p->xin || !p->xown || !p->pairs || !p->npairs)
+        return false;
+    for (uint32_t f = 0; f < m->nfuncs; f++) {
+        const ir_function *fn = &m->funcs[f];
+        p->xin[f] = fn->instrs;
+        if (p->launch.no_contract || !fn->ninstrs)
+            continue;
+        ctr_pair *v;
+        int n = ctr_find(fn, &v);
+        if (n < 0)
+            return false;
+        if (!n)
+            continue;
+        ir_instr *x = malloc(fn->ninstrs * sizeof *x);
+        if (!x) {
+            free(v);
+            return false;
+        }
+        memcpy(x, fn->instrs, fn->ninstrs * sizeof *x);
+        for (int i = 0; i < n; i++)
+            ctr_fused_instr(fn, &v[i], &x[v[i].add]);
+        p->pairs[f] = v;
+        p->npairs[f] = n;
+        p->xown[f] = x;
+        p->xin[f] = x;
+    }
+    return true;
 }
 
 static bool plan_layout(ip_plan *p)
@@ -279,6 +321,8 @@ ip_plan *ip_plan_new(const interp_launch *l)
         snprintf(p->err, sizeof p->err, "out of memory");
     if (!ip_warp_mma_plan(p) && !p->err[0])
         snprintf(p->err, sizeof p->err, "out of memory");
+    if (!plan_contract(p) && !p->err[0])
+        snprintf(p->err, sizeof p->err, "out of memory");
     if (!ip_lower(p) && !p->err[0])
         snprintf(p->err, sizeof p->err, "out of memory");
     return p;
@@ -294,6 +338,16 @@ void ip_plan_free(ip_plan *p)
     free(p->regmask);
     free(p->wide);
     ip_lower_free(p);
+    if (p->xown)
+        for (uint32_t f = 0; p->mod && f < p->mod->nfuncs; f++)
+            free(p->xown[f]);
+    if (p->pairs)
+        for (uint32_t f = 0; p->mod && f < p->mod->nfuncs; f++)
+            free(p->pairs[f]);
+    free(p->xown);
+    free(p->pairs);
+    free(p->npairs);
+    free(p->xin);
     ip_wgmma_plan_free(p);
     ip_warp_mma_plan_free(p);
     free(p->symloc);

@@ -57,6 +57,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "interp/internal.h"
+#include "contract/contract.h"
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
@@ -76,6 +77,17 @@ static size_t append(char *buf, size_t len, size_t at, const char *fmt, ...)
     if (n < 0)
         return at;
     return at + (size_t)n >= len ? len - 1 : at + (size_t)n;
+}
+
+int64_t interp_contracted(const interp_ctx *c, int func, uint32_t pc)
+{
+    const ip_plan *p = c->plan;
+    if (!p->pairs || func < 0 || (uint32_t)func >= p->mod->nfuncs)
+        return -1;
+    for (int i = 0; i < p->npairs[func]; i++)   /* the debugger's, not the run's */
+        if (p->pairs[func][i].add == pc)
+            return p->pairs[func][i].mul;
+    return -1;
 }
 
 int interp_where(const interp_ctx *c, int func, uint32_t pc, char *buf, size_t len)

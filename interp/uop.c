@@ -37,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "interp/internal.h"
+#include "contract/contract.h"
 
 enum {
     IP_U_GENERIC = 0,
@@ -245,8 +246,11 @@ static int lower_one(lower *lw, const ir_instr *in, ip_uop *u)
             return srcs(lw, in, 3, t, u) ? (ir_has(in, IR_M_WIDE) ? IP_U_MADW : IP_U_MAD) : 0;
         return 0;
     case IR_OP_FMA:
-        if (plain_f32 && in->rnd == IR_M_RN) {
+        /* a contracted add (contract/): the product or the addend may
+         * enter negated (u->off: bit 0, bit 1); div.full's form is not here */
+        if (plain_f32 && in->rnd == IR_M_RN && !(in->aux & (CTR_DIV_FULL | CTR_DIV_APPROX))) {
             u->sub = host_fma();
+            u->off = ((in->aux & CTR_NEG_PROD) ? 1 : 0) | ((in->aux & CTR_NEG_C) ? 2 : 0);
             return srcs(lw, in, 3, t, u) ? IP_U_FFMA : 0;
         }
         return 0;
@@ -388,7 +392,7 @@ bool ip_lower(ip_plan *p)
             continue;
         lower lw = { .fn = fn, .regmask = p->regmask[f] };
         for (uint32_t i = 0; i < fn->ninstrs; i++) {
-            const ir_instr *in = &fn->instrs[i];
+            const ir_instr *in = &p->xin[f][i];   /* a contracted add is its fma */
             if (p->wgacc && p->wgacc[f] && p->wgacc[f][i])
                 continue;   /* wgmma register rules: checked in ip_exec */
             ip_uop u = { 0 };
@@ -635,7 +639,17 @@ static bool run_uop(const ip_uop *u, uint64_t *R, uint32_t ex)
             return false;
         break;
     case IP_U_FFMA:
-        ffma_row(t, A, B, C, u->sub);
+        if (u->off) {   /* a contracted sub: flip the signs first */
+            uint64_t na[IP_WARP], nc[IP_WARP];
+            const uint64_t fa = (u->off & 1) ? 0x80000000u : 0, fc = (u->off & 2) ? 0x80000000u : 0;
+            for (int l = 0; l < IP_WARP; l++) {
+                na[l] = A[l] ^ fa;
+                nc[l] = C[l] ^ fc;
+            }
+            ffma_row(t, na, B, nc, u->sub);
+        } else {
+            ffma_row(t, A, B, C, u->sub);
+        }
         if (any_nan(t, ex))
             return false;
         break;

@@ -37,6 +37,7 @@ struct ptxi_launch {
     uint64_t seed;
     bool update, quiet, drop_memory;
     bool no_check;             /* "check" none */
+    bool no_contract;          /* "contract" off */
     char *keep_failed;
     char *trace;               /* "trace": the timeline's file */
     launch_dumps dumps;
@@ -382,6 +383,12 @@ int ptxi_launch_option(ptxi_launch *l, const char *name, const char *v)
         } else {
             return seterr(l, PTXI_ERROR, "--complete: \"%s\" is not eager, deferred or random[:SEED]", v);
         }
+        return PTXI_OK;
+    }
+    if (!strcmp(name, "contract")) {
+        if (strcmp(v, "on") && strcmp(v, "off"))
+            return seterr(l, PTXI_ERROR, "contract: \"%s\" is not on or off", v);
+        l->no_contract = !strcmp(v, "off");
         return PTXI_OK;
     }
     if (!strcmp(name, "check")) {
@@ -740,6 +747,7 @@ int ptxi_launch_start(ptxi_launch *l)
     il.params_size = psize;
     il.gmem = g;
     il.max_steps = l->max_steps;
+    il.no_contract = l->no_contract;
     il.stop = &l->stop;
     l->stop = 0;
     l->ctx = interp_new(&il);
@@ -794,7 +802,7 @@ int ptxi_launch_run(ptxi_launch *l)
     launch_run_opts o = {.max_steps = l->max_steps, .stop = &l->stop, .keep_memory = true, .jobs = l->jobs,
                          .policy = l->policy, .seed = l->seed, .update = l->update, .quiet = l->quiet,
                          .keep_failed = l->keep_failed, .progress = &l->progress, .trace = l->trace,
-                         .no_check = l->no_check};
+                         .no_check = l->no_check, .no_contract = l->no_contract};
     timer t = {.stop = &l->stop};
     pthread_t th;
     bool timed = false;

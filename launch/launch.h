@@ -271,6 +271,7 @@ typedef struct launch_run_opts {
     bool keep_memory;          /* hand the global memory back in the outcome */
     bool printf_direct;        /* kernel printf to stdout as it happens */
     bool no_check;             /* --check=none: no happens-before checker (check/) */
+    bool no_contract;          /* --no-contract: no mul+add fused as ptxas fuses them (contract/) */
     const char *keep_failed;   /* directory: failing buffers' bytes (.bin, and .npy when typed) */
     const char *trace;         /* write a Chrome/Perfetto timeline here (launch/trace.c): the
                                   launch then runs through the step API on one host thread */

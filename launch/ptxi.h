@@ -174,6 +174,9 @@ PTXI_API int ptxi_launch_check(ptxi_launch *l);
  *   "jobs"         N: interpreter threads over clusters (default 1)
  *   "complete"     eager | deferred | random[:SEED]: when async copies land
  *   "check"        full | none: the happens-before checker (default full)
+ *   "contract"     on | off: fuse each multiply and the add after it into
+ *                  one fma where ptxas does (default on, as the GPU runs
+ *                  the kernel); off rounds every PTX instruction on its own
  *   "max-steps", "timeout"   as ptxi_launch_limits
  *   "update"       1: write a launch file's expected buffers from this run
  *   "quiet"        1: a passing report is the PASS line alone

@@ -371,6 +371,7 @@ int launch_run_case(launch_case *c, const launch_run_opts *o, const ir_module *g
     l.policy = (interp_policy)o->policy;
     l.seed = o->seed;
     l.no_check = o->no_check;
+    l.no_contract = o->no_contract;
     l.max_steps = o->max_steps;
     l.stop = o->stop;
     l.progress = o->progress;

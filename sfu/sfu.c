@@ -219,6 +219,87 @@ uint32_t sfu_div_full(uint32_t ua, uint32_t ub, bool ftz)
     return out32(f32mul(u2f(core(C_RCP, f2u(b))), a), false);
 }
 
+/* div.full(.ftz).f32 whose FMUL ptxas fused with the add after it
+ * (contract/): the same scaling of a and b as sfu_div_full, then one FFMA,
+ * a * MUFU.RCP(b) + c rounded once (.ftz: FFMA.FTZ, every operand and the
+ * result flushed).  H100: Triton's layer norm `sum / N + eps`
+ * (tests/hw/triton_sfu, layernorm_rand). */
+uint32_t sfu_div_full_fma(uint32_t ua, uint32_t ub, uint32_t uc, bool ftz)
+{
+    float a = u2f(ua), b = u2f(ub), c = u2f(uc);
+    if (ftz) {
+        if (huge(ub)) {
+            a = f32mul_ftz(a, 0.25f);
+            b = f32mul_ftz(b, 0.25f);
+        }
+        float r = u2f(core(C_RCP, f2u(b)));
+        return out32(fmaf(u2f(flush32(f2u(a))), r, u2f(flush32(uc))), true);
+    }
+    if (huge(ub)) {
+        a = f32mul(a, 0.25f);
+        b = f32mul(b, 0.25f);
+    }
+    if (tiny(f2u(b))) {
+        a = f32mul(a, 0x1p24f);
+        b = f32mul(b, 0x1p24f);
+    }
+    return out32(fmaf(u2f(core(C_RCP, f2u(b))), a, c), false);
+}
+
+/* div.full / div.approx (.ftz).f32 by an immediate b: ptxas builds the
+ * same sequence as for a register but computes the reciprocal of the
+ * (scaled) divisor itself, correctly rounded, and emits FMULs by
+ * constants: div.full scales a and b by 1/4 when |b| > 2^126 and (without
+ * .ftz) by 2^24 when b is subnormal; div.approx scales by 2^24 when b is
+ * subnormal (without .ftz) and, like MUFU.RCP, writes a reciprocal below
+ * 2^-126 as zero.  With the add after it fused: one FFMA.  (H100: the
+ * divi_* patterns of tests/hw/contract, 18 divisors, each form.) */
+static void div_imm_prep(uint32_t ua, uint32_t ub, bool ftz, bool approx, float *a, float *k)
+{
+    float x = u2f(ua), b = u2f(ub);
+    if (!approx && huge(ub)) {
+        x = ftz ? f32mul_ftz(x, 0.25f) : f32mul(x, 0.25f);
+        b = f32mul(b, 0.25f);
+    }
+    if (!ftz && tiny(f2u(b))) {
+        x = f32mul(x, 0x1p24f);
+        b = f32mul(b, 0x1p24f);
+    }
+    float r = 1.0f / b;
+    *a = x;
+    *k = approx && !ftz ? u2f(flush32(f2u(r))) : r;
+}
+
+uint32_t sfu_div_imm(uint32_t ua, uint32_t ub, bool ftz, bool approx)
+{
+    float a, k;
+    div_imm_prep(ua, ub, ftz, approx, &a, &k);
+    return ftz ? out32(f32mul_ftz(a, k), true) : out32(a * k, false);
+}
+
+uint32_t sfu_div_imm_fma(uint32_t ua, uint32_t ub, uint32_t uc, bool ftz, bool approx)
+{
+    float a, k;
+    div_imm_prep(ua, ub, ftz, approx, &a, &k);
+    if (ftz)
+        return out32(fmaf(u2f(flush32(f2u(a))), u2f(flush32(f2u(k))), u2f(flush32(uc))), true);
+    return out32(fmaf(a, k, u2f(uc)), false);
+}
+
+/* div.approx(.ftz).f32 fused with the add after it (contract/): the same
+ * scaling as sfu_div_approx, then FFMA(.FTZ) of a, MUFU.RCP(b) and c. */
+uint32_t sfu_div_approx_fma(uint32_t ua, uint32_t ub, uint32_t uc, bool ftz)
+{
+    float a = u2f(ua), b = u2f(ub), c = u2f(uc);
+    if (ftz)
+        return out32(fmaf(u2f(core(C_RCP, ub)), u2f(flush32(ua)), u2f(flush32(uc))), true);
+    if (tiny(ub)) {
+        a = f32mul(a, 0x1p24f);
+        b = f32mul(b, 0x1p24f);
+    }
+    return out32(fmaf(u2f(core(C_RCP, f2u(b))), a, c), false);
+}
+
 /* ---- 16-bit forms --------------------------------------------------------
  * MUFU.EX2.F16 / .BF16 and MUFU.TANH.F16 / .BF16 (one instruction each; the
  * x2 forms apply it to each half): the f32 core on the widened input, its

@@ -31,6 +31,14 @@ uint32_t sfu_tanh(uint32_t x);
 /* div.approx(.ftz).f32 and div.full(.ftz).f32 (built on the reciprocal) */
 uint32_t sfu_div_approx(uint32_t a, uint32_t b, bool ftz);
 uint32_t sfu_div_full(uint32_t a, uint32_t b, bool ftz);
+/* div.full(.ftz).f32 fused with the add after it: a / b + c with the
+ * quotient's FMUL and the add one FFMA (contract/) */
+uint32_t sfu_div_full_fma(uint32_t a, uint32_t b, uint32_t c, bool ftz);
+uint32_t sfu_div_approx_fma(uint32_t a, uint32_t b, uint32_t c, bool ftz);
+/* either division by an immediate b: an FMUL by ptxas's correctly rounded
+ * reciprocal of the scaled b; _fma: with the add after it fused */
+uint32_t sfu_div_imm(uint32_t a, uint32_t b, bool ftz, bool approx);
+uint32_t sfu_div_imm_fma(uint32_t a, uint32_t b, uint32_t c, bool ftz, bool approx);
 /* 16-bit forms (the x2 forms apply them to each half) */
 uint16_t sfu_ex2_f16(uint16_t x);
 uint16_t sfu_ex2_bf16(uint16_t x);   /* ex2.approx.ftz.bf16 */

@@ -90,6 +90,7 @@ _sigs = {
     "ptxi_launch_param_tensor_map": (ctypes.c_int, [_c_p, ctypes.c_char_p]),
     "ptxi_launch_param_json": (ctypes.c_int, [_c_p, ctypes.c_char_p]),
     "ptxi_launch_limits": (ctypes.c_int, [_c_p, _u64, ctypes.c_double]),
+    "ptxi_launch_option": (ctypes.c_int, [_c_p, ctypes.c_char_p, ctypes.c_char_p]),
     "ptxi_launch_run": (ctypes.c_int, [_c_p]),
     "ptxi_launch_interrupt": (None, [_c_p]),
     "ptxi_launch_report": (ctypes.c_char_p, [_c_p]),
@@ -294,11 +295,18 @@ class Module:
             out.append((_s(t.value), int(b.value)))
         return out
 
-    def launch(self, kernel, grid=1, block=1, cluster=None, smem=0, args=(), max_steps=None, timeout=None):
+    def launch(self, kernel, grid=1, block=1, cluster=None, smem=0, args=(), max_steps=None, timeout=None,
+               contract=True):
         """Run `kernel`; returns a tuple with, for every numpy array in args,
-        its buffer after the run (a single array if there is only one)."""
+        its buffer after the run (a single array if there is only one).
+        contract=False rounds every mul and add on its own, as the PTX
+        reads, instead of fusing the pairs ptxas fuses into one fma (as the
+        GPU runs them)."""
         decl = self.params(kernel)
-        return _Launch(self, kernel, decl).run(grid, block, cluster, smem, list(args), max_steps, timeout)
+        ln = _Launch(self, kernel, decl)
+        if not contract:
+            ln._check(_lib.ptxi_launch_option(ln.h, b"contract", b"off"), "contract")
+        return ln.run(grid, block, cluster, smem, list(args), max_steps, timeout)
 
 
 class _Launch:

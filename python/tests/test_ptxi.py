@@ -28,6 +28,22 @@ def test_readme_example():
     assert np.array_equal(y, np.ones(1000, dtype=np.float32)), "the input array was modified"
 
 
+def test_contract_keyword():
+    # (1 + 2^-12)^2 - 1: rounded once (ptxas fuses the mul and the add, as
+    # the GPU runs them) 2^-11 + 2^-24; contract=False rounds the product
+    # first (a tie to even) and gives 2^-11
+    src = (".version 8.0\n.target sm_90a\n.address_size 64\n"
+           ".visible .entry k(.param .u64 p, .param .f32 a, .param .f32 c) {\n"
+           ".reg .f32 %f<4>; .reg .b64 %rd<2>;\n"
+           "ld.param.u64 %rd1, [p]; ld.param.f32 %f1, [a]; ld.param.f32 %f2, [c];\n"
+           "mul.f32 %f3, %f1, %f1; add.f32 %f0, %f3, %f2; st.global.f32 [%rd1], %f0; ret; }\n")
+    m = ptxi.Module(src, name="contract.ptx")
+    a = np.float32(1 + 2.0 ** -12)
+    out = np.zeros(1, dtype=np.float32)
+    assert m.launch("k", args=[out, a, -1.0])[0] == np.float32(2.0 ** -11 + 2.0 ** -24)
+    assert m.launch("k", args=[out, a, -1.0], contract=False)[0] == np.float32(2.0 ** -11)
+
+
 def test_module_from_text_and_introspection():
     with open(path("samples", "saxpy.ptx")) as f:
         m = ptxi.Module(f.read(), name="saxpy_text.ptx")

@@ -1,5 +1,5 @@
 # triton_sfu_intermediates.py — the H100 measurement behind triton_sfu's
-# PENDING note on layernorm/rmsnorm (ptxas fuses div.full.f32 with the
+# note on layernorm/rmsnorm (once pending; ptxas fuses div.full.f32 with the
 # add.f32 after it).  Copies of layernorm.ptx / rmsnorm.ptx whose Rstd / Rms
 # store takes an intermediate register instead (made with sed, e.g.
 #   sed 's/{ %r27 };/{ %r87 };/' layernorm.ptx > ln_87.ptx   (sum/N + eps)
