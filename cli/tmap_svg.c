@@ -45,6 +45,27 @@ void tmap_svg_color(uint32_t row, uint32_t col, uint32_t ncol, uint8_t rgb[3])
     }
 }
 
+/* Every 16-byte chunk of a tensor of `total` bytes holds its number + 1,
+ * four times; chunk_tag reads a chunk back: the global chunk's number, -1
+ * for an untouched (zero) chunk, -2 for bytes of several chunks. */
+static void tag_chunks(uint8_t *gh, uint64_t total)
+{
+    for (uint64_t o = 0; gh && o + 16 <= total; o += 16)
+        for (int w = 0; w < 4; w++) {
+            uint32_t tag = (uint32_t)(o / 16) + 1;
+            memcpy(gh + o + 4 * w, &tag, 4);
+        }
+}
+
+static int64_t chunk_tag(const uint8_t *p, uint64_t total)
+{
+    uint32_t t[4];
+    memcpy(t, p, 16);
+    if (t[0] && t[0] == t[1] && t[1] == t[2] && t[2] == t[3] && (uint64_t)t[0] * 16 <= total)
+        return (int64_t)t[0] - 1;
+    return (t[0] | t[1] | t[2] | t[3]) ? -2 : -1;
+}
+
 static int cmp_u64(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -91,11 +112,7 @@ static int im2col_layout(const tma_map *m, tmap_layout *out, char *why, size_t w
     }
     c.global_address = mem_global_alloc(g, total, 256, "tensor");
     uint8_t *gh = mem_global_host(g, c.global_address, total);
-    for (uint64_t o = 0; gh && o + 16 <= total; o += 16)
-        for (int w = 0; w < 4; w++) {
-            uint32_t tag = (uint32_t)(o / 16) + 1;
-            memcpy(gh + o + 4 * w, &tag, 4);
-        }
+    tag_chunks(gh, total);
     tma_request rq;
     memset(&rq, 0, sizeof rq);
     rq.kind = TMA_LOAD;
@@ -139,13 +156,10 @@ static int im2col_layout(const tma_map *m, tmap_layout *out, char *why, size_t w
     }
     uint32_t np = 0;
     for (uint32_t k = 0; k < nchunks; k++) {
-        uint32_t t[4];
-        memcpy(t, smem + 1024 + 16 * k, 16);
-        bool tagged = t[0] && t[0] == t[1] && t[1] == t[2] && t[2] == t[3] && (uint64_t)t[0] * 16 <= total;
-        bool empty = !(t[0] | t[1] | t[2] | t[3]);
-        src[k] = tagged ? (int64_t)t[0] - 1 : empty ? -1 : -2;
-        if (tagged)
-            pix[np++] = (uint64_t)(t[0] - 1) / ncol;
+        int64_t tg = chunk_tag(smem + 1024 + 16 * k, total);
+        src[k] = tg;
+        if (tg >= 0)
+            pix[np++] = (uint64_t)tg / ncol;
     }
     qsort(pix, np, sizeof *pix, cmp_u64);
     uint32_t nrows = 0;
@@ -218,11 +232,7 @@ int tmap_svg_layout(const tma_map *m, tmap_layout *out, char *why, size_t whylen
     }
     c.global_address = mem_global_alloc(g, total, 256, "box");
     uint8_t *gh = mem_global_host(g, c.global_address, total);
-    for (uint64_t o = 0; gh && o + 16 <= total; o += 16)
-        for (int w = 0; w < 4; w++) {
-            uint32_t tag = (uint32_t)(o / 16) + 1;
-            memcpy(gh + o + 4 * w, &tag, 4);
-        }
+    tag_chunks(gh, total);
     tma_request rq;
     memset(&rq, 0, sizeof rq);
     rq.kind = TMA_LOAD;
@@ -271,13 +281,10 @@ int tmap_svg_layout(const tma_map *m, tmap_layout *out, char *why, size_t whylen
     for (uint64_t k = 0; k < ng; k++)
         out->dst[k] = -1;
     for (uint32_t k = 0; k < out->nchunks; k++) {
-        uint32_t t[4];
-        memcpy(t, smem + 1024 + 16 * k, 16);
-        bool tagged = t[0] && t[0] == t[1] && t[1] == t[2] && t[2] == t[3] && (uint64_t)t[0] * 16 <= total;
-        bool empty = !(t[0] | t[1] | t[2] | t[3]);
-        out->src[k] = tagged ? (int64_t)t[0] - 1 : empty ? -1 : -2;
-        if (tagged && out->dst[t[0] - 1] < 0)
-            out->dst[t[0] - 1] = k;
+        int64_t tg = chunk_tag(smem + 1024 + 16 * k, total);
+        out->src[k] = tg;
+        if (tg >= 0 && out->dst[tg] < 0)
+            out->dst[tg] = k;
     }
     out->map = *m;
     rc = 0;
