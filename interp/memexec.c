@@ -72,8 +72,16 @@ uint64_t ip_addr(interp_ctx *c, ip_warp *w, ip_frame *f, const ir_instr *in, int
 
 static int space_norm(int s) { return s == IR_SPACE_PARAM_FUNC ? IR_SPACE_PARAM : s; }
 
+/* Global memory is shared by the host threads of -j N: an aligned word is
+ * read with an atomic (relaxed) load, so that a thread spinning on a flag
+ * another cluster sets sees the store (a plain read may be kept in a
+ * register by the compiler: a data race). */
 static uint64_t load_le(const uint8_t *p, unsigned n)
 {
+    if (n == 4 && !((uintptr_t)p & 3))
+        return __atomic_load_n((const uint32_t *)(const void *)p, __ATOMIC_RELAXED);
+    if (n == 8 && !((uintptr_t)p & 7))
+        return __atomic_load_n((const uint64_t *)(const void *)p, __ATOMIC_RELAXED);
     uint64_t v = 0;
     memcpy(&v, p, n > 8 ? 8 : n);
     return v;
