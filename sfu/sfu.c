@@ -198,25 +198,26 @@ uint32_t sfu_div_approx(uint32_t ua, uint32_t ub, bool ftz)
     return out32(f32mul(u2f(core(C_RCP, f2u(b))), a), false);
 }
 
+/* div.full's operand scaling: a huge divisor (both by 1/4) and, without
+ * .ftz, a tiny one (both by 2^24), so that MUFU.RCP(b) stays normal. */
+static void div_full_scale(float *a, float *b, uint32_t ub, bool ftz)
+{
+    if (huge(ub)) {
+        *a = ftz ? f32mul_ftz(*a, 0.25f) : f32mul(*a, 0.25f);
+        *b = ftz ? f32mul_ftz(*b, 0.25f) : f32mul(*b, 0.25f);
+    }
+    if (!ftz && tiny(f2u(*b))) {
+        *a = f32mul(*a, 0x1p24f);
+        *b = f32mul(*b, 0x1p24f);
+    }
+}
+
 uint32_t sfu_div_full(uint32_t ua, uint32_t ub, bool ftz)
 {
     float a = u2f(ua), b = u2f(ub);
-    if (ftz) {
-        if (huge(ub)) {
-            a = f32mul_ftz(a, 0.25f);
-            b = f32mul_ftz(b, 0.25f);
-        }
-        return out32(f32mul_ftz(u2f(core(C_RCP, f2u(b))), a), true);
-    }
-    if (huge(ub)) {
-        a = f32mul(a, 0.25f);
-        b = f32mul(b, 0.25f);
-    }
-    if (tiny(f2u(b))) {
-        a = f32mul(a, 0x1p24f);
-        b = f32mul(b, 0x1p24f);
-    }
-    return out32(f32mul(u2f(core(C_RCP, f2u(b))), a), false);
+    div_full_scale(&a, &b, ub, ftz);
+    float r = u2f(core(C_RCP, f2u(b)));
+    return out32(ftz ? f32mul_ftz(r, a) : f32mul(r, a), ftz);
 }
 
 /* div.full(.ftz).f32 whose FMUL ptxas fused with the add after it
@@ -227,23 +228,11 @@ uint32_t sfu_div_full(uint32_t ua, uint32_t ub, bool ftz)
 uint32_t sfu_div_full_fma(uint32_t ua, uint32_t ub, uint32_t uc, bool ftz)
 {
     float a = u2f(ua), b = u2f(ub), c = u2f(uc);
-    if (ftz) {
-        if (huge(ub)) {
-            a = f32mul_ftz(a, 0.25f);
-            b = f32mul_ftz(b, 0.25f);
-        }
-        float r = u2f(core(C_RCP, f2u(b)));
+    div_full_scale(&a, &b, ub, ftz);
+    float r = u2f(core(C_RCP, f2u(b)));
+    if (ftz)
         return out32(fmaf(u2f(flush32(f2u(a))), r, u2f(flush32(uc))), true);
-    }
-    if (huge(ub)) {
-        a = f32mul(a, 0.25f);
-        b = f32mul(b, 0.25f);
-    }
-    if (tiny(f2u(b))) {
-        a = f32mul(a, 0x1p24f);
-        b = f32mul(b, 0x1p24f);
-    }
-    return out32(fmaf(u2f(core(C_RCP, f2u(b))), a, c), false);
+    return out32(fmaf(r, a, c), false);
 }
 
 /* div.full / div.approx (.ftz).f32 by an immediate b: ptxas builds the
